@@ -1,0 +1,23 @@
+# Two commands that work on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+$(BIN)/companion: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+.PHONY: setup run test lint bench
+setup: $(BIN)/companion
+
+run: setup
+	$(BIN)/companion replay examples/last-bastion-demo.jsonl --lang $${LANG_CODE:-en} --data-dir $${DATA_DIR:-/tmp/companion-demo}
+
+test: setup
+	$(BIN)/ruff check .
+	$(BIN)/pytest
+
+bench: setup
+	$(BIN)/python benchmarks/engine.py

@@ -1,0 +1,78 @@
+"""The contract every game fulfils, and how games are found."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from .errors import RuleError
+from .events import Event, Schema
+from .messages import Expectation, Message, Prompt
+
+ENTRY_POINT_GROUP = "companion.games"
+
+
+@dataclass
+class Step:
+    """What one accepted event produced: the new state, what to say, what to ask.
+
+    ``label`` names the event in the history ("Gary fights Incube: won, spent 1 red");
+    ``learned`` lists owner definitions the event taught (kind, id, definition), which the
+    session also keeps for later games.
+    """
+
+    state: dict[str, Any]
+    announcements: list[Message] = field(default_factory=list)
+    prompts: list[Prompt] = field(default_factory=list)
+    label: Message | None = None
+    learned: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
+
+
+@runtime_checkable
+class Game(Protocol):
+    """One game's rules. ``apply`` is pure: no I/O, no clock, no randomness.
+
+    ``events`` maps each event type the game accepts (``undo`` is the session's) to the schema of
+    its fields. ``messages_dir`` holds the game's ``en.json`` and ``fr.json`` message catalogs.
+    """
+
+    id: str
+    events: Mapping[str, Schema]
+    messages_dir: Path
+
+    def setup(self, options: dict[str, Any]) -> Step:
+        """Start a game from the ``setup`` event's fields (raise RuleError if they are wrong)."""
+
+    def apply(self, state: dict[str, Any], event: Event) -> Step:
+        """Apply one validated event; raise RuleError, changing nothing, if it is illegal now."""
+
+    def view(self, state: dict[str, Any]) -> dict[str, Any]:
+        """What the dashboard and ``--json`` output show; JSON-ready."""
+
+    def expects(self, state: dict[str, Any]) -> Expectation:
+        """What the table must provide next."""
+
+    def check_definition(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate an owner's definition (a card, a tile, ...) and return it normalised."""
+
+
+@cache
+def installed_games() -> dict[str, Game]:
+    """Every game registered under the ``companion.games`` entry-point group, by id."""
+    games: dict[str, Game] = {}
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        game = point.load()
+        games[game.id] = game
+    return games
+
+
+def find_game(game_id: Any, games: Mapping[str, Game] | None = None) -> Game:
+    """The game with this id, or a RuleError listing the ones installed."""
+    games = installed_games() if games is None else games
+    if game_id not in games:
+        raise RuleError("game.unknown", game=game_id, known=sorted(games))
+    return games[game_id]

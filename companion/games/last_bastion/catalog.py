@@ -1,0 +1,131 @@
+"""The game's data: the rulebook's numbers, the package catalog, and the owner's definitions.
+
+Effects are written in a small vocabulary (see docs/cards.md). A timing (arrival, recurring,
+exit, a tile action, a board power, a Corruption face) holds either a list of effects, which the
+engine applies, or printed text, which becomes a prompt answered with a state correction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from companion.engine import Field, RuleError, validate
+from companion.engine.events import boolean, integer, list_of, mapping, one_of, text
+
+DATA = json.loads((Path(__file__).parent / "catalog.json").read_text(encoding="utf-8"))
+KINDS = ("card", "tile", "hero", "board", "corruption")
+COLOURS: tuple[str, ...] = tuple(DATA["colours"])
+COMBAT_FACES: tuple[str, ...] = tuple(DATA["combat_faces"])
+TIMINGS = ("arrival", "recurring", "permanent", "exit")
+
+_colour = one_of(*COLOURS)
+
+OPS: dict[str, dict[str, Field]] = {
+    "gain": {"token": Field(one_of("life", "call_to_arms", "equipment")),
+             "colour": Field(one_of(*COLOURS, "own"), required=False),
+             "amount": Field(integer(1, 12), required=False)},
+    "lose": {"token": Field(one_of("life", "call_to_arms", "equipment", "round")),
+             "colour": Field(one_of(*COLOURS, "own"), required=False),
+             "amount": Field(integer(1, 12), required=False)},
+    "grip": {"target": Field(one_of("tile", "hero", "self"))},
+    "ungrip": {"target": Field(one_of("tile", "hero", "card"))},
+    "draw": {},
+    "corruption": {},
+    "resistance": {"amount": Field(integer(-9, 9))},
+    "remove": {"slot": Field(text)},
+}
+
+
+def check_effect(value: Any, path: str) -> dict[str, Any]:
+    """One effect of the vocabulary, e.g. ``{"op": "lose", "token": "life"}``."""
+    if not isinstance(value, Mapping) or value.get("op") not in OPS:
+        raise RuleError("effect.unknown", field=path, got=value, known=sorted(OPS))
+    fields = {k: v for k, v in value.items() if k != "op"}
+    return {"op": value["op"], **validate(path, fields, OPS[value["op"]], prefix=f"{path}.")}
+
+
+effects = list_of(check_effect)
+
+
+def effects_or_text(value: Any, path: str) -> list[dict[str, Any]] | str:
+    """A timing: effects the engine applies, or the printed text it prompts with."""
+    return text(value, path) if isinstance(value, str) else effects(value, path)
+
+
+def texts(value: Any, path: str) -> dict[str, str] | str:
+    """Printed text, either one string or one per language."""
+    return text(value, path) if isinstance(value, str) else mapping(text, text)(value, path)
+
+
+_optional = {"text": Field(texts, required=False), "_about": Field(text, required=False)}
+SCHEMAS: dict[str, dict[str, Field]] = {
+    "card": {
+        "name": Field(text),
+        "type": Field(one_of("monster", "warlord")),
+        "colour": Field(_colour),
+        "resistance": Field(integer(0, 20)),
+        **{timing: Field(effects_or_text, required=False) for timing in TIMINGS},
+        "complete": Field(boolean, required=False),
+        **_optional,
+    },
+    "tile": {
+        "name": Field(mapping(text, text)),
+        "action": Field(effects_or_text, required=False),
+        "figure": Field(one_of("net", "trap", "standard"), required=False),
+        "affects_warlords": Field(boolean, required=False),
+        **_optional,
+    },
+    "hero": {"name": Field(text), "power": Field(text, required=False), **_optional},
+    "board": {"full": Field(effects_or_text, required=False), **_optional},
+    "corruption": {"effects": Field(effects_or_text, required=False), **_optional},
+}
+
+
+def check_definition(kind: str, item: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate one owner definition of a card, tile, hero, board power or Corruption face.
+
+    A definition of something the package already knows may give only the fields it completes.
+    """
+    if kind not in SCHEMAS:
+        raise RuleError("definition.unknown_kind", kind=kind, known=list(KINDS))
+    if not isinstance(data, Mapping):
+        raise RuleError("event.bad_field", field=f"{kind}.{item}", expected="an object", got=data)
+    schema = SCHEMAS[kind]
+    if item in DATA[kind]:
+        schema = {name: Field(spec.check, required=False) for name, spec in schema.items()}
+    return validate(f"{kind}.{item}", data, schema, prefix=f"{kind}.{item}.")
+
+
+def merged(owner: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The package catalog completed by the owner's definitions (the owner wins, field by field)."""
+    result: dict[str, dict[str, Any]] = {}
+    for kind in KINDS:
+        result[kind] = {item: dict(data) for item, data in DATA[kind].items()}
+        for item, data in owner.get(kind, {}).items():
+            result[kind].setdefault(item, {}).update(data)
+    return result
+
+
+def check_owner_definitions(value: Any, path: str) -> dict[str, Any]:
+    """The ``definitions`` field of a setup: every owner definition, each validated."""
+    kinds = mapping(one_of(*KINDS), mapping(text, lambda v, p: v))(value, path)
+    return {kind: {item: check_definition(kind, item, data) for item, data in items.items()}
+            for kind, items in kinds.items()}
+
+
+def timing_of(definition: Mapping[str, Any], timing: str) -> list[dict[str, Any]] | str | None:
+    """What a card does at a timing: effects, printed text, or None (nothing or unknown)."""
+    value = definition.get(timing)
+    if value is None and not definition.get("complete", True):
+        return "?"
+    return value
+
+
+def localized(value: Any, lang: str = "fr") -> str:
+    """A printed text in one language, whatever form it was given in."""
+    if isinstance(value, Mapping):
+        return value.get(lang) or next(iter(value.values()), "")
+    return value or ""

@@ -1,0 +1,346 @@
+"""The turn machine: a queue of pending tasks, run until one needs something from the table.
+
+A turn (rulebook, "Tour de jeu") is the Horde phase of the side whose turn it is (recurring effects
+of its cards, then the board's power if it is full, else a draw) and, for a side with a hero in
+play, that hero's Hero phase. Neutral boards take their Horde phase without drawing ("Plateau
+neutre"). Effects that need a choice, a die or a human wait at the head of the queue; ``expects``
+reads what they wait for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .catalog import localized, timing_of
+from .geometry import SIDES, clockwise_from
+from .tokens import (
+    Out,
+    State,
+    end,
+    figure_home,
+    gain,
+    grip_tile,
+    hero_able,
+    held,
+    lose,
+    set_card_grip,
+    set_hero_grip,
+    slot_entry,
+    ungrip_tile,
+)
+
+WAIT = "wait"
+Task = dict[str, Any]
+
+
+# -- who is where ------------------------------------------------------------------------------
+
+def seated_hero(state: State, side: str) -> str | None:
+    """The hero playing the board on ``side``, if any."""
+    return next((h for h, hero in state["heroes"].items() if hero["side"] == side), None)
+
+
+def is_neutral(state: State, side: str) -> bool:
+    """A board with no hero in play is neutral (fewer players, or its hero is out)."""
+    hero = seated_hero(state, side)
+    return hero is None or not hero_able(state["heroes"][hero])
+
+
+def active_hero(state: State) -> str | None:
+    """The active player's hero, or None during a neutral board's turn."""
+    side = state["turn"]["side"]
+    return None if is_neutral(state, side) else seated_hero(state, side)
+
+
+def side_of(state: State, colour: str) -> str:
+    """The side the board of a colour sits on."""
+    return next(side for side, c in state["boards"].items() if c == colour)
+
+
+def all_slots(state: State) -> list[str]:
+    """Every slot name, board by board in turn order."""
+    return [f"{state['boards'][s]}.{k}" for s in SIDES for k in range(3)]
+
+
+def free_slots(state: State, colour: str | None = None) -> list[str]:
+    """Empty slots, of one board or of all."""
+    colours = [colour] if colour else [state["boards"][s] for s in SIDES]
+    return [f"{c}.{k}" for c in colours for k in range(3) if state["slots"][c][k] is None]
+
+
+def legal_slots(state: State, card: dict[str, Any]) -> list[str]:
+    """Where a drawn card may go: its colour's board, black on the active board, else anywhere.
+
+    Rulebook, "Règles de placement des cartes Horde".
+    """
+    colour = card["colour"]
+    board = state["boards"][state["turn"]["side"]] if colour == "black" else colour
+    return free_slots(state, board) or free_slots(state)
+
+
+# -- turns -------------------------------------------------------------------------------------
+
+def start_turn(state: State, side: str, out: Out) -> None:
+    """Begin a side's turn with its Horde phase."""
+    state["turn"].update(side=side, phase="horde", moved=False, acted=False, extra_move=False,
+                         power_used=False, rerolled=False, fights=0, activations=0)
+    state["turn"]["number"] += 1
+    neutral = is_neutral(state, side)
+    colour = state["boards"][side]
+    out.say("turn.neutral" if neutral else "turn.start", side=side, board=colour,
+            hero=seated_hero(state, side), number=state["turn"]["number"])
+    tasks: list[Task] = [{"do": "recurring", "slot": f"{colour}.{k}"} for k in range(3)
+                         if state["slots"][colour][k] is not None]
+    tasks.append({"do": "board", "side": side})
+    state["queue"] = tasks
+
+
+def next_turn(state: State, out: Out) -> None:
+    """Pass to the next side clockwise."""
+    order = clockwise_from(state["turn"]["side"])
+    start_turn(state, order[1], out)
+
+
+def run(state: State, out: Out) -> None:
+    """Work through the queue until something is needed from the table or the game ends."""
+    while state["status"] == "playing":
+        if not state["queue"]:
+            turn = state["turn"]
+            if turn["phase"] == "horde" and active_hero(state):
+                turn["phase"] = "hero"
+                out.say("phase.hero", hero=active_hero(state))
+                return
+            if turn["phase"] == "hero" and active_hero(state):
+                return
+            next_turn(state, out)
+            continue
+        task = state["queue"].pop(0)
+        result = HANDLERS[task["do"]](state, task, out)
+        if result == WAIT:
+            state["queue"].insert(0, task)
+            return
+        state["queue"][:0] = result or []
+
+
+def effect_tasks(effects: Any, source: dict[str, Any], who: str | None) -> list[Task]:
+    """Tasks for one timing of a card, tile, board or face: effects, or a prompt with the text."""
+    if effects is None or effects == []:
+        return []
+    if isinstance(effects, str):
+        return [{"do": "text", "source": source, "text": None if effects == "?" else effects,
+                 "who": who}]
+    return [{"do": "effect", "effect": e, "source": source, "who": who} for e in effects]
+
+
+def card_def(state: State, card_id: str) -> dict[str, Any]:
+    """The definition of a card of this game."""
+    return state["catalog"]["card"][card_id]
+
+
+# -- task handlers -----------------------------------------------------------------------------
+
+def _recurring(state: State, task: Task, out: Out) -> Any:
+    entry = slot_entry(state, task["slot"])
+    if entry is None:
+        return []
+    source = {"card": entry["card"], "slot": task["slot"], "timing": "recurring"}
+    return effect_tasks(timing_of(card_def(state, entry["card"]), "recurring"), source,
+                        active_hero(state))
+
+
+def _board(state: State, task: Task, out: Out) -> Any:
+    colour = state["boards"][task["side"]]
+    if not free_slots(state, colour):
+        out.say("board.full", board=colour)
+        board = state["catalog"]["board"].get(colour, {})
+        full = board.get("full") or localized(board.get("text")) or "?"
+        return effect_tasks(full, {"board": colour, "timing": "full"}, active_hero(state))
+    if is_neutral(state, task["side"]):
+        return []
+    return [{"do": "draw"}]
+
+
+def _draw(state: State, task: Task, out: Out) -> Any:
+    if not free_slots(state):
+        out.say("draw.all_full")
+        return [{"do": "effect", "effect": {"op": "lose", "token": "life"},
+                 "source": {"rule": "all_full"}, "who": active_hero(state)}]
+    if state["deck"]["drawn"] >= state["deck"]["size"]:
+        end(state, "lost", "deck_empty", out)
+        return []
+    return WAIT
+
+
+def _wait(state: State, task: Task, out: Out) -> Any:
+    """Tasks that only an event can complete: a placement, a roll, a printed text, a choice."""
+    return WAIT
+
+
+def _discard(state: State, task: Task, out: Out) -> Any:
+    discard_card(state, task["slot"], out)
+    return []
+
+
+def _victory(state: State, task: Task, out: Out) -> Any:
+    deck = state["deck"]
+    if deck["warlords_defeated"] >= len(deck["warlords"]):
+        end(state, "won", "warlords_defeated", out)
+    return []
+
+
+def discard_card(state: State, slot: str, out: Out) -> None:
+    """A card leaves play: to the discard, with what lay on it back where it came from."""
+    colour, k = slot.split(".")
+    entry = state["slots"][colour][int(k)]
+    if entry is None:
+        return
+    state["slots"][colour][int(k)] = None
+    state["discard"].append(entry["card"])
+    for item in entry["items"]:
+        if item == "grip":
+            state["reserve"]["grip"] += 1
+        elif item != "enchantment":
+            home = figure_home(state, item)
+            tile = None if home is None else state["tiles"][home[0]][home[1]]
+            (state["reserve"]["items"] if tile is None or tile["grip"] else tile["items"]).append(item)
+    definition = card_def(state, entry["card"])
+    out.say("card.discarded", card=definition["name"])
+    if definition["type"] == "warlord":
+        state["deck"]["warlords_defeated"] += 1
+        out.say("warlord.defeated", card=definition["name"],
+                left=len(state["deck"]["warlords"]) - state["deck"]["warlords_defeated"])
+
+
+# -- effects of the vocabulary -----------------------------------------------------------------
+
+def able_to_suffer(state: State, effect: dict[str, Any]) -> list[str]:
+    """The heroes who could suffer an effect ("chacun séparément, par un des joueurs ayant la
+    capacité de les subir", rulebook, "Plateau neutre")."""
+    able = [h for h, hero in state["heroes"].items() if hero_able(hero)]
+    op = effect["op"]
+    if op == "lose":
+        return [h for h in able if _can_lose(state, h, effect)]
+    if op == "grip":
+        return [h for h in able if not state["heroes"][h]["grip"]]
+    if op == "ungrip":
+        return [h for h in able if state["heroes"][h]["grip"]]
+    return able
+
+
+def _can_lose(state: State, hero_id: str, effect: dict[str, Any]) -> bool:
+    hero = state["heroes"][hero_id]
+    if effect["token"] == "round":
+        return hero["life"] + hero["call_to_arms"] > 0
+    return held(hero, effect["token"], _colour(state, hero_id, effect)) > 0
+
+
+def _colour(state: State, hero_id: str, effect: dict[str, Any]) -> str | None:
+    colour = effect.get("colour")
+    return state["heroes"][hero_id]["colour"] if colour == "own" else colour
+
+
+PERSONAL = {"gain", "lose"}
+
+
+def needs_hero(effect: dict[str, Any]) -> bool:
+    """Whether an effect must be suffered by one particular hero."""
+    return effect["op"] in PERSONAL or (effect["op"] in ("grip", "ungrip")
+                                        and effect["target"] == "hero")
+
+
+def choice_options(state: State, task: Task) -> list[Any] | None:
+    """The options of an effect that needs a choice now, or None if it needs none."""
+    effect = task["effect"]
+    op, target = effect["op"], effect.get("target")
+    if op == "lose" and effect["token"] == "round":
+        hero = state["heroes"][task["who"]]
+        options = [t for t in ("life", "call_to_arms") if hero[t] > 0]
+        return options if len(options) > 1 else None
+    if op in ("grip", "ungrip") and target == "tile":
+        want = op == "ungrip"
+        options = [[r, c] for r, row in enumerate(state["tiles"]) for c, t in enumerate(row)
+                   if t["grip"] == want]
+        return options if len(options) > 1 else None
+    if op == "ungrip" and target == "card":
+        options = [s for s in all_slots(state)
+                   if (e := slot_entry(state, s)) and "grip" in e["items"]]
+        return options if len(options) > 1 else None
+    return None
+
+
+def _effect(state: State, task: Task, out: Out) -> Any:
+    effect = task["effect"]
+    if needs_hero(effect):
+        who = task.get("who")
+        if who is None or who not in able_to_suffer(state, effect):
+            candidates = able_to_suffer(state, effect)
+            if not candidates:
+                out.say("effect.nobody", op=effect["op"])
+                return []
+            if len(candidates) > 1:
+                task["who"], task["candidates"] = None, candidates
+                return WAIT
+            task["who"] = candidates[0]
+    if "choice" not in task:
+        options = choice_options(state, task)
+        if options:
+            task["options"] = options
+            return WAIT
+    return apply_effect(state, task, out)
+
+
+def apply_effect(state: State, task: Task, out: Out) -> list[Task]:
+    """Carry out one effect whose hero and choice are settled; return follow-up tasks."""
+    effect, who = task["effect"], task.get("who")
+    op, choice = effect["op"], task.get("choice")
+    amount = effect.get("amount", 1)
+    if op == "gain":
+        gain(state, who, effect["token"], out, _colour(state, who, effect), amount)
+    elif op == "lose":
+        token = effect["token"]
+        if token == "round":
+            hero = state["heroes"][who]
+            token = choice or ("life" if hero["life"] else "call_to_arms")
+        lose(state, who, token, out, _colour(state, who, effect), amount)
+    elif op in ("grip", "ungrip"):
+        _grip(state, task, op == "grip", out)
+    elif op == "draw":
+        return [{"do": "draw"}]
+    elif op == "corruption":
+        return [{"do": "corruption", "who": who}]
+    elif op == "resistance":
+        entry = slot_entry(state, task["source"].get("slot", "")) if task["source"].get(
+            "slot") else None
+        if entry is not None:
+            entry["modifier"] += effect["amount"]
+    elif op == "remove":
+        discard_card(state, effect["slot"], out)
+    return []
+
+
+def _grip(state: State, task: Task, gripped: bool, out: Out) -> None:
+    target, choice = task["effect"]["target"], task.get("choice")
+    if target == "tile":
+        want = not gripped
+        options = [(r, c) for r, row in enumerate(state["tiles"]) for c, t in enumerate(row)
+                   if t["grip"] == want]
+        if not options:
+            return
+        pos = tuple(choice) if choice else options[0]
+        (grip_tile if gripped else ungrip_tile)(state, pos, out)
+    elif target == "hero":
+        set_hero_grip(state, task["who"], gripped, out)
+    else:
+        slot = task["source"].get("slot") if target == "self" else choice or next(
+            (s for s in all_slots(state) if (e := slot_entry(state, s)) and "grip" in e["items"]),
+            None)
+        if slot:
+            set_card_grip(state, slot, gripped, out)
+
+
+HANDLERS: dict[str, Callable[[State, Task, Out], Any]] = {
+    "recurring": _recurring, "board": _board, "draw": _draw, "effect": _effect,
+    "discard": _discard, "victory": _victory,
+    **{kind: _wait for kind in ("place", "text", "fight", "market", "corruption", "heal")},
+}

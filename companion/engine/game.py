@@ -56,8 +56,11 @@ class Game(Protocol):
     def expects(self, state: dict[str, Any]) -> Expectation:
         """What the table must provide next."""
 
+    def known_definitions(self, owner: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        """The package's definitions completed by the owner's, by kind and id."""
+
     def check_definition(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
-        """Validate an owner's definition (a card, a tile, ...) and return it normalised."""
+        """Validate an owner's definition (``id`` included) and return it normalised."""
 
 
 @cache

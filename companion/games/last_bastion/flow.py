@@ -21,8 +21,8 @@ from .tokens import (
     figure_home,
     gain,
     grip_tile,
-    hero_able,
     held,
+    hero_able,
     lose,
     set_card_grip,
     set_hero_grip,
@@ -231,7 +231,7 @@ def able_to_suffer(state: State, effect: dict[str, Any]) -> list[str]:
 def _can_lose(state: State, hero_id: str, effect: dict[str, Any]) -> bool:
     hero = state["heroes"][hero_id]
     if effect["token"] == "round":
-        return hero["life"] + hero["call_to_arms"] > 0
+        return held(hero, "equipment") > 0
     return held(hero, effect["token"], _colour(state, hero_id, effect)) > 0
 
 
@@ -255,7 +255,7 @@ def choice_options(state: State, task: Task) -> list[Any] | None:
     op, target = effect["op"], effect.get("target")
     if op == "lose" and effect["token"] == "round":
         hero = state["heroes"][task["who"]]
-        options = [t for t in ("life", "call_to_arms") if hero[t] > 0]
+        options = [c for c, n in hero["equipment"].items() if n > 0]
         return options if len(options) > 1 else None
     if op in ("grip", "ungrip") and target == "tile":
         want = op == "ungrip"
@@ -298,11 +298,11 @@ def apply_effect(state: State, task: Task, out: Out) -> list[Task]:
     if op == "gain":
         gain(state, who, effect["token"], out, _colour(state, who, effect), amount)
     elif op == "lose":
-        token = effect["token"]
-        if token == "round":
-            hero = state["heroes"][who]
-            token = choice or ("life" if hero["life"] else "call_to_arms")
-        lose(state, who, token, out, _colour(state, who, effect), amount)
+        if effect["token"] == "round":
+            held_colours = [c for c, n in state["heroes"][who]["equipment"].items() if n > 0]
+            lose(state, who, "equipment", out, choice or held_colours[0], amount)
+        else:
+            lose(state, who, effect["token"], out, _colour(state, who, effect), amount)
     elif op in ("grip", "ungrip"):
         _grip(state, task, op == "grip", out)
     elif op == "draw":

@@ -10,7 +10,7 @@ from typing import Any
 from companion.engine import Event, Expectation, Message, Prompt, RuleError, Step
 
 from . import combat
-from .catalog import COMBAT_FACES, DATA, check_definition, localized, timing_of
+from .catalog import COMBAT_FACES, DATA, check_definition, localized, merged, timing_of
 from .flow import (
     active_hero,
     all_slots,
@@ -83,6 +83,15 @@ class LastBastion:
         HANDLERS[event.type](new, dict(event.fields), out, done)
         run(new, out)
         return Step(new, out.messages, self._prompts(new), done.label, done.learned)
+
+    def names(self, lang: str) -> dict[str, str]:
+        """Display names of this game's tiles and heroes, for the message catalogs."""
+        tiles = {tid: localized(t["name"], lang) for tid, t in DATA["tile"].items()}
+        return {**tiles, **{hid: h["name"] for hid, h in DATA["hero"].items()}}
+
+    def known_definitions(self, owner: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        """The package's definitions completed by the owner's, by kind and id."""
+        return merged(owner)
 
     def check_definition(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
         """Validate an owner's definition; its id is part of ``data`` as ``id``."""

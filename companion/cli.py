@@ -1,0 +1,220 @@
+"""The ``companion`` command: play back games, read the history, teach cards, read dice."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.engine import (
+    DefinitionStore,
+    Event,
+    RuleError,
+    Session,
+    StoreError,
+    default_data_dir,
+    find_game,
+    installed_games,
+)
+from companion.i18n import DEFAULT_LANGUAGE, LANGUAGES, render, render_error
+
+
+def _print_messages(messages: Sequence[Any], lang: str, game: Any, stream: Any) -> None:
+    for message in messages:
+        print(render(message, lang, game), file=stream)
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """List the installed games."""
+    games = installed_games()
+    if args.json:
+        print(json.dumps([{"id": g.id, "events": sorted(g.events)} for g in games.values()]))
+    else:
+        for game_id in sorted(games):
+            print(game_id)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Feed a JSON-lines file of events to the session, saying what happens."""
+    path = Path(args.file)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"{path}: cannot be read ({exc})", file=sys.stderr)
+        return 2
+    session = Session(args.data_dir)
+    speech = sys.stderr if args.json else sys.stdout
+    for number, line in enumerate(lines, start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            step = session.submit(Event.parse(line), source="replay")
+        except RuleError as error:
+            print(f"line {number}: {render_error(error, args.lang, session.game)}",
+                  file=sys.stderr)
+            return 2
+        _print_messages(step.announcements, args.lang, session.game, speech)
+        _print_messages(step.prompts, args.lang, session.game, speech)
+    if args.json:
+        print(json.dumps(session.view(), ensure_ascii=False))
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    """Print the labelled history of the current game."""
+    session = Session(args.data_dir)
+    frames = session.history()
+    if args.json:
+        print(json.dumps([{"seq": f.seq, "type": f.event.type, "at": f.event.at,
+                           "label": render(f.label, args.lang, session.game) if f.label else None}
+                          for f in frames], ensure_ascii=False))
+        return 0
+    if not frames:
+        print(render({"key": "expect.setup"}, args.lang))
+    for frame in frames:
+        label = render(frame.label, args.lang, session.game) if frame.label else frame.event.type
+        print(f"{frame.seq:>5}  {label}")
+    return 0
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    """Undo the last steps of the current game (appends an undo event)."""
+    session = Session(args.data_dir)
+    fields = {"to": args.to} if args.to is not None else {"steps": args.steps}
+    try:
+        step = session.submit(Event("undo", fields, "cli"))
+    except RuleError as error:
+        print(render_error(error, args.lang, session.game), file=sys.stderr)
+        return 2
+    print(render(step.label, args.lang, session.game))
+    return 0
+
+
+CARD_FLAGS = ("name", "type", "colour", "resistance", "text")
+EFFECT_FLAGS = ("arrival", "recurring", "permanent", "exit")
+
+
+def _definition_from(args: argparse.Namespace) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(args.json) if args.json else {}
+    for flag in CARD_FLAGS:
+        value = getattr(args, flag)
+        if value is not None:
+            data[flag] = int(value) if flag == "resistance" else value
+    for flag in EFFECT_FLAGS:
+        value = getattr(args, flag)
+        if value is not None:
+            data[flag] = value if not value.lstrip().startswith("[") else json.loads(value)
+    return data
+
+
+def cmd_cards(args: argparse.Namespace) -> int:
+    """List, add, edit or forget the owner's definitions of a game."""
+    game = find_game(args.game)
+    data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
+    store = DefinitionStore(data_dir, game.id)
+    owner = store.load()
+    if args.action == "list":
+        items = game.known_definitions(owner).get(args.kind, {})
+        if args.json:
+            print(json.dumps(items, ensure_ascii=False, indent=1))
+        for item_id, data in sorted(items.items()) if not args.json else ():
+            origin = "owner" if item_id in owner.get(args.kind, {}) else "package"
+            print(f"{item_id:<28} {origin:<8} {json.dumps(data, ensure_ascii=False)}")
+        return 0
+    if not args.id:
+        raise RuleError("event.missing_field", event=f"cards {args.action}", field="id")
+    if args.action == "forget":
+        if not store.forget(args.kind, args.id):
+            raise RuleError("card.unknown", card=args.id)
+        print(f"forgot {args.kind} {args.id}")
+        return 0
+    data = _definition_from(args)
+    existing = owner.get(args.kind, {}).get(args.id)
+    if args.action == "add" and existing is not None:
+        print(f"{args.kind} {args.id} is already defined; use `companion cards edit`",
+              file=sys.stderr)
+        return 2
+    if args.action == "edit":
+        data = {**(existing or {}), **data}
+    definition = game.check_definition(args.kind, {"id": args.id, **data})
+    store.save(args.kind, args.id, definition)
+    print(f"saved {args.kind} {args.id} in {store.path}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every sub-command."""
+    parser = argparse.ArgumentParser(prog="companion", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def common(p: argparse.ArgumentParser, data: bool = True) -> None:
+        p.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE)
+        if data:
+            p.add_argument("--data-dir", type=Path, default=None,
+                           help="where the journal lives (default ~/.local/share/companion)")
+
+    games = sub.add_parser("games", help="list the installed games")
+    games.add_argument("--json", action="store_true")
+    games.set_defaults(func=cmd_games)
+
+    replay = sub.add_parser("replay", help="play a JSON-lines file of events")
+    replay.add_argument("file")
+    replay.add_argument("--json", action="store_true",
+                        help="print the final view as JSON on stdout (announcements to stderr)")
+    common(replay)
+    replay.set_defaults(func=cmd_replay)
+
+    history = sub.add_parser("history", help="the labelled history of the current game")
+    history.add_argument("--json", action="store_true")
+    common(history)
+    history.set_defaults(func=cmd_history)
+
+    undo = sub.add_parser("undo", help="undo the last steps of the current game")
+    undo.add_argument("--steps", type=int, default=1)
+    undo.add_argument("--to", type=int, default=None, help="go back to this history point")
+    common(undo)
+    undo.set_defaults(func=cmd_undo)
+
+    cards = sub.add_parser("cards", help="the owner's definitions of cards, tiles, heroes...")
+    cards.add_argument("action", choices=("list", "add", "edit", "forget"))
+    cards.add_argument("id", nargs="?")
+    cards.add_argument("--game", default="last-bastion")
+    cards.add_argument("--kind", default="card")
+    cards.add_argument("--json", help="the definition as a JSON object (list: print JSON)",
+                       nargs="?", const="{}")
+    for flag in (*CARD_FLAGS, *EFFECT_FLAGS):
+        cards.add_argument(f"--{flag}")
+    common(cards)
+    cards.set_defaults(func=cmd_cards)
+
+    try:
+        from vision.cli import add_dice_parser
+    except ImportError:  # the vision package is optional at run time (it needs OpenCV)
+        pass
+    else:
+        add_dice_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``companion`` console script."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except StoreError as error:
+        print(str(error), file=sys.stderr)
+        return 2
+    except RuleError as error:
+        print(render_error(error, getattr(args, "lang", DEFAULT_LANGUAGE)), file=sys.stderr)
+        return 2
+    except json.JSONDecodeError as error:
+        print(f"not valid JSON: {error.msg} (column {error.colno})", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

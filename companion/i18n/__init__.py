@@ -1,0 +1,91 @@
+"""Saying things in the user's language: message catalogs (fr, en) and their rendering.
+
+Announcements, prompts, history labels and refusals are message keys with parameters. A key is
+looked up in the game's catalog, then in the common one; a string parameter is shown through its
+``name.<value>`` entry when there is one (colours, sides, tiles, heroes, tokens), lists are joined
+and nested messages rendered.
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from companion.engine import Game, Message, RuleError
+
+LANGUAGES = ("fr", "en")
+DEFAULT_LANGUAGE = "en"
+_HERE = Path(__file__).parent
+
+
+@cache
+def _load(path: Path) -> dict[str, str]:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+
+
+def catalog(lang: str, game: Game | None = None) -> dict[str, str]:
+    """Every text of a language: the common catalog completed by the game's."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+    texts = dict(_load(_HERE / f"{lang}.json"))
+    if game is not None:
+        texts.update(_load(Path(game.messages_dir) / f"{lang}.json"))
+        names = getattr(game, "names", None)
+        if names is not None:
+            for key, value in names(lang).items():
+                texts.setdefault(f"name.{key}", value)
+    return texts
+
+
+class _Formatter(string.Formatter):
+    def __init__(self, texts: Mapping[str, str]) -> None:
+        self.texts = texts
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        return self.show(value)
+
+    def show(self, value: Any) -> str:
+        if isinstance(value, Mapping) and "key" in value:
+            return render(Message(value["key"], value.get("params", {})), texts=self.texts)
+        if isinstance(value, Mapping):
+            return ", ".join(f"{n} {self.show(k)}" for k, n in value.items()) or "—"
+        if isinstance(value, list | tuple):
+            return ", ".join(self.show(v) for v in value) or "—"
+        if value is None:
+            return "—"
+        if isinstance(value, bool):
+            return self.texts.get(f"name.{str(value).lower()}", str(value))
+        return self.texts.get(f"name.{value}", str(value))
+
+
+def render(message: Message | Mapping[str, Any], lang: str = DEFAULT_LANGUAGE,
+           game: Game | None = None, texts: Mapping[str, str] | None = None) -> str:
+    """One message as text; an unknown key is shown as the key itself with its parameters."""
+    if isinstance(message, Mapping):
+        message = Message(message["key"], message.get("params", {}))
+    texts = catalog(lang, game) if texts is None else texts
+    template = texts.get(message.key)
+    formatter = _Formatter(texts)
+    if template is None:
+        params = ", ".join(f"{k}={formatter.show(v)}" for k, v in message.params.items())
+        return f"{message.key} ({params})" if params else message.key
+    return formatter.vformat(template, (), _Defaults(message.params))
+
+
+def render_error(error: RuleError, lang: str = DEFAULT_LANGUAGE, game: Game | None = None) -> str:
+    """A refusal as a sentence that says what was wrong and what was expected."""
+    return render(Message(error.key, error.params), lang, game)
+
+
+class _Defaults(dict):
+    """Parameters a template names but the message did not give show as a dash."""
+
+    def __missing__(self, key: str) -> None:
+        return None

@@ -1,0 +1,59 @@
+"""Shared helpers: a session on a temporary data directory and Last Bastion set-ups.
+
+Tiles are laid out so that the Market is in a corner, the Dispensary on an edge and the centre
+is the Fountain; boards are red N, blue E, yellow S, green W as in the issue's example.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.engine import Session
+
+BOARDS = {"N": "red", "E": "blue", "S": "yellow", "W": "green"}
+TILES = [["market", "tomb", "inn"], ["trebuchet", "fountain", "quarry"],
+         ["standard", "tower", "dispensary"]]
+
+
+def setup_event(players: list[tuple[str, str, str]], mode: str = "normal",
+                first: str | None = None, **extra: Any) -> dict[str, Any]:
+    """A setup event for players given as (name, hero, side)."""
+    return {"type": "setup", "game": "last-bastion", "mode": mode, "boards": BOARDS,
+            "players": [{"name": n, "hero": h, "side": s} for n, h, s in players],
+            "tiles": TILES, "first": first or players[0][2], **extra}
+
+
+def card(card_id: str, colour: str, resistance: int, kind: str = "monster",
+         slot: str | None = None, **timings: Any) -> dict[str, Any]:
+    """A card event that teaches the card as it is drawn (the owner's first sight of it)."""
+    event: dict[str, Any] = {"type": "card", "id": card_id, "define": {
+        "name": card_id.replace("-", " ").title(), "type": kind, "colour": colour,
+        "resistance": resistance, **timings}}
+    if slot:
+        event["slot"] = slot
+    return event
+
+
+def play(session: Session, *events: dict[str, Any]):
+    """Submit events in order; return the last Step."""
+    step = None
+    for event in events:
+        step = session.submit(event)
+    return step
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    """A fresh data directory."""
+    return tmp_path / "data"
+
+
+@pytest.fixture
+def session(data_dir: Path) -> Session:
+    """A session on a fresh data directory."""
+    s = Session(data_dir)
+    yield s
+    s.close()

@@ -37,12 +37,39 @@ def card(card_id: str, colour: str, resistance: int, kind: str = "monster",
     return event
 
 
+def known(*card_ids: str) -> list[dict[str, Any]]:
+    """Teach events saying these package cards have no effect besides those already known."""
+    return [{"type": "teach", "kind": "card", "id": c, "definition": {"complete": True}}
+            for c in card_ids]
+
+
 def play(session: Session, *events: dict[str, Any]):
     """Submit events in order; return the last Step."""
     step = None
     for event in events:
         step = session.submit(event)
     return step
+
+
+def solo(mode: str = "novice", hero: str = "kazgin", **extra: Any) -> dict[str, Any]:
+    """One player, Gary, on the South (yellow) board."""
+    return setup_event([("Gary", hero, "S")], mode=mode, **extra)
+
+
+def clear_turn(session: Session, card_id: str, colour: str = "black", resistance: int = 0,
+               kind: str = "monster", faces: tuple[str, ...] = ("black", "black", "black"),
+               move_to: list[int] | None = None, **timings: Any) -> None:
+    """One solo turn from the SW corner [2, 0]: draw a card onto yellow.2 and fight it.
+
+    Gary must stand on [2, 0] (or reach it with ``move_to``); the card is taught as it is drawn. Dice are given as ``faces``
+    (Kazgin adds a grey black face). The fight's outcome is the companion's suggestion.
+    """
+    session.submit(card(card_id, colour, resistance, kind=kind, slot="yellow.2", **timings))
+    if move_to:
+        session.submit({"type": "move", "hero": "kazgin", "to": move_to})
+    session.submit({"type": "fight", "targets": ["yellow.2"]})
+    session.submit({"type": "dice", "faces": list(faces), "grey": "black"})
+    session.submit({"type": "resolve"})
 
 
 @pytest.fixture

@@ -204,12 +204,7 @@ def discard_card(state: State, slot: str, out: Out) -> None:
             home = figure_home(state, item)
             tile = None if home is None else state["tiles"][home[0]][home[1]]
             (state["reserve"]["items"] if tile is None or tile["grip"] else tile["items"]).append(item)
-    definition = card_def(state, entry["card"])
-    out.say("card.discarded", card=definition["name"])
-    if definition["type"] == "warlord":
-        state["deck"]["warlords_defeated"] += 1
-        out.say("warlord.defeated", card=definition["name"],
-                left=len(state["deck"]["warlords"]) - state["deck"]["warlords_defeated"])
+    out.say("card.discarded", card=card_def(state, entry["card"])["name"])
 
 
 # -- effects of the vocabulary -----------------------------------------------------------------

@@ -441,6 +441,11 @@ def on_resolve(state: State, fields: dict[str, Any], out: Out, done: Handled) ->
     tasks: list[dict[str, Any]] = []
     for slot in falls:
         entry = slot_entry(state, slot)
+        definition = card_def(state, entry["card"])
+        if definition["type"] == "warlord":
+            state["deck"]["warlords_defeated"] += 1
+            out.say("warlord.defeated", card=definition["name"],
+                    left=len(state["deck"]["warlords"]) - state["deck"]["warlords_defeated"])
         source = {"card": entry["card"], "slot": slot, "timing": "exit"}
         tasks += effect_tasks(timing_of(card_def(state, entry["card"]), "exit"), source,
                               roll["fighter"])

@@ -1,0 +1,120 @@
+"""The ``dice`` command group and teaching faces."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import ProfileError, load_profile, read, teach
+from vision.cli import add_dice_parser
+from vision.evaluate import Score
+from vision.synth import render
+
+
+def run(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="companion")
+    add_dice_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+@pytest.fixture
+def photo(tmp_path, render_frame):
+    image, truths = render_frame("last-bastion/combat", 31, count=3)
+    path = tmp_path / "roll.png"
+    cv2.imwrite(str(path), image)
+    return path, truths
+
+
+def test_read_json_prints_one_object_per_image(photo, tmp_path, capsys):
+    path, truths = photo
+    assert run(["dice", "read", str(path), str(path), "--profile", "last-bastion/combat",
+                "--json", "--data-dir", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.strip().split("\n")
+    assert len(lines) == 2
+    result = json.loads(lines[0])
+    assert result["image"] == str(path) and result["ms"] >= 0
+    assert sorted(d["face"] for d in result["dice"]) == sorted(t.face for t in truths)
+    assert all(len(d["box"]) == 4 and 0 <= d["confidence"] <= 1 for d in result["dice"])
+
+
+def test_read_text_shows_face_confidence_box_and_ms(photo, tmp_path, capsys):
+    path, _ = photo
+    assert run(["dice", "read", str(path), "--profile", "last-bastion/combat",
+                "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert " ms" in out and "[" in out
+
+
+@pytest.mark.parametrize("content", [b"", b"not an image at all"])
+def test_read_bad_file_is_one_line_and_exit_2(tmp_path, capsys, content):
+    bad = tmp_path / "bad.jpg"
+    bad.write_bytes(content)
+    assert run(["dice", "read", str(bad), "--profile", "d6"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_unknown_profile_exit_2(photo, capsys):
+    path, _ = photo
+    assert run(["dice", "read", str(path), "--profile", "d7"]) == 2
+    assert "unknown die profile" in capsys.readouterr().err
+
+
+def test_teach_pip_profile_is_refused(photo, tmp_path, capsys):
+    path, _ = photo
+    assert run(["dice", "teach", str(path), "--profile", "d6", "--face", "3",
+                "--data-dir", str(tmp_path)]) == 2
+    assert "needs no teaching" in capsys.readouterr().err
+
+
+def test_teach_unknown_face_is_refused(photo, tmp_path):
+    path, _ = photo
+    assert run(["dice", "teach", str(path), "--profile", "last-bastion/combat", "--face",
+                "purple", "--data-dir", str(tmp_path)]) == 2
+
+
+def test_teach_owner_named_corruption_faces(tmp_path):
+    """Teach the six faces under the owner's names, then read new renders with them."""
+    names = ["skull", "eye", "flame", "chain", "void", "crown"]
+    rng = np.random.default_rng(40)
+    for i, name in enumerate(names):
+        images = [render("last-bastion/corruption", rng, faces=[f"corruption-{i + 1}"] * 3)[0]
+                  for _ in range(3)]
+        assert teach("last-bastion/corruption", name, images, tmp_path) >= 6
+    profile = load_profile("last-bastion/corruption", tmp_path)
+    assert profile.faces == tuple(names)
+    rename = {f"corruption-{i + 1}": n for i, n in enumerate(names)}
+    score = Score()
+    for _ in range(15):
+        image, truths = render("last-bastion/corruption", rng)
+        truths = tuple(type(t)(rename[t.face], t.box) for t in truths)
+        score.add(read(image, profile), truths)
+    assert score.face_accuracy >= 0.6
+
+
+def test_teach_without_dice_is_an_error(tmp_path):
+    with pytest.raises(ProfileError, match="no die"):
+        teach("last-bastion/combat", "red", [np.full((200, 200, 3), 150, np.uint8)], tmp_path)
+
+
+def test_watch_prints_each_settled_roll(tmp_path, capsys, render_frame):
+    first, _ = render_frame("last-bastion/combat", 50, count=3)
+    second, _ = render_frame("last-bastion/combat", 51, count=2)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i, frame in enumerate([first] * 12 + [second] * 12):
+        cv2.imwrite(str(folder / f"{i:03d}.png"), frame)
+    assert run(["dice", "watch", "--video", str(folder), "--profile", "last-bastion/combat",
+                "--still", "0.3", "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count(" roll: ") == 2
+
+
+def test_watch_missing_video_exit_2(tmp_path, capsys):
+    assert run(["dice", "watch", "--video", str(tmp_path / "none.mp4"), "--profile", "d6"]) == 2
+    assert "no such file" in capsys.readouterr().err

@@ -19,12 +19,13 @@ from companion.engine import (
     find_game,
     installed_games,
 )
-from companion.i18n import DEFAULT_LANGUAGE, LANGUAGES, render, render_error
+from companion.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, render, render_error
 
 
-def _print_messages(messages: Sequence[Any], lang: str, game: Any, stream: Any) -> None:
+def _print_messages(session: Session, messages: Sequence[Any], lang: str, stream: Any) -> None:
+    texts = catalog(lang, session.game, session.state)
     for message in messages:
-        print(render(message, lang, game), file=stream)
+        print(render(message, texts=texts), file=stream)
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -54,11 +55,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         try:
             step = session.submit(Event.parse(line), source="replay")
         except RuleError as error:
-            print(f"line {number}: {render_error(error, args.lang, session.game)}",
+            print(f"line {number}: {render_error(error, args.lang, session.game, session.state)}",
                   file=sys.stderr)
             return 2
-        _print_messages(step.announcements, args.lang, session.game, speech)
-        _print_messages(step.prompts, args.lang, session.game, speech)
+        _print_messages(session, [*step.announcements, *step.prompts], args.lang, speech)
     if args.json:
         print(json.dumps(session.view(), ensure_ascii=False))
     return 0
@@ -68,15 +68,15 @@ def cmd_history(args: argparse.Namespace) -> int:
     """Print the labelled history of the current game."""
     session = Session(args.data_dir)
     frames = session.history()
+    texts = catalog(args.lang, session.game, session.state)
+    labels = [render(f.label, texts=texts) if f.label else f.event.type for f in frames]
     if args.json:
-        print(json.dumps([{"seq": f.seq, "type": f.event.type, "at": f.event.at,
-                           "label": render(f.label, args.lang, session.game) if f.label else None}
-                          for f in frames], ensure_ascii=False))
+        print(json.dumps([{"seq": f.seq, "type": f.event.type, "at": f.event.at, "label": label}
+                          for f, label in zip(frames, labels, strict=True)], ensure_ascii=False))
         return 0
     if not frames:
         print(render({"key": "expect.setup"}, args.lang))
-    for frame in frames:
-        label = render(frame.label, args.lang, session.game) if frame.label else frame.event.type
+    for frame, label in zip(frames, labels, strict=True):
         print(f"{frame.seq:>5}  {label}")
     return 0
 
@@ -90,7 +90,7 @@ def cmd_undo(args: argparse.Namespace) -> int:
     except RuleError as error:
         print(render_error(error, args.lang, session.game), file=sys.stderr)
         return 2
-    print(render(step.label, args.lang, session.game))
+    print(render(step.label, args.lang, session.game, session.state))
     return 0
 
 
@@ -214,6 +214,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except json.JSONDecodeError as error:
         print(f"not valid JSON: {error.msg} (column {error.colno})", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into a pager that quit early
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

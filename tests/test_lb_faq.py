@@ -97,7 +97,7 @@ def test_a_won_fight_may_be_declined(session):
     view = session.view()
     assert view["boards"]["yellow"][1]["id"] == "bomb"
     assert view["heroes"]["mylfaar"]["life"] == 3
-    assert session.history()[-1].label["params"]["result"] == "declined"
+    assert session.history()[-1].label["params"]["result"] == "fight_declined"
 
 
 def test_no_call_to_arms_between_a_win_and_its_exit_effect(session):

@@ -30,8 +30,11 @@ def _load(path: Path) -> dict[str, str]:
         return {}
 
 
-def catalog(lang: str, game: Game | None = None) -> dict[str, str]:
-    """Every text of a language: the common catalog completed by the game's."""
+def catalog(lang: str, game: Game | None = None, state: Any = None) -> dict[str, str]:
+    """Every text of a language: the common catalog completed by the game's.
+
+    With the game's ``state``, names include those of this table (players for their heroes).
+    """
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
     texts = dict(_load(_HERE / f"{lang}.json"))
@@ -39,8 +42,8 @@ def catalog(lang: str, game: Game | None = None) -> dict[str, str]:
         texts.update(_load(Path(game.messages_dir) / f"{lang}.json"))
         names = getattr(game, "names", None)
         if names is not None:
-            for key, value in names(lang).items():
-                texts.setdefault(f"name.{key}", value)
+            for key, value in names(lang, state).items():
+                texts[f"name.{key}"] = value
     return texts
 
 
@@ -66,11 +69,15 @@ class _Formatter(string.Formatter):
 
 
 def render(message: Message | Mapping[str, Any], lang: str = DEFAULT_LANGUAGE,
-           game: Game | None = None, texts: Mapping[str, str] | None = None) -> str:
-    """One message as text; an unknown key is shown as the key itself with its parameters."""
+           game: Game | None = None, state: Any = None,
+           texts: Mapping[str, str] | None = None) -> str:
+    """One message as text; an unknown key is shown as the key itself with its parameters.
+
+    Pass ``texts`` (from :func:`catalog`) when rendering many messages at once.
+    """
     if isinstance(message, Mapping):
         message = Message(message["key"], message.get("params", {}))
-    texts = catalog(lang, game) if texts is None else texts
+    texts = catalog(lang, game, state) if texts is None else texts
     template = texts.get(message.key)
     formatter = _Formatter(texts)
     if template is None:
@@ -79,9 +86,10 @@ def render(message: Message | Mapping[str, Any], lang: str = DEFAULT_LANGUAGE,
     return formatter.vformat(template, (), _Defaults(message.params))
 
 
-def render_error(error: RuleError, lang: str = DEFAULT_LANGUAGE, game: Game | None = None) -> str:
+def render_error(error: RuleError, lang: str = DEFAULT_LANGUAGE, game: Game | None = None,
+                 state: Any = None) -> str:
     """A refusal as a sentence that says what was wrong and what was expected."""
-    return render(Message(error.key, error.params), lang, game)
+    return render(Message(error.key, error.params), lang, game, state)
 
 
 class _Defaults(dict):

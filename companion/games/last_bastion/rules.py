@@ -84,10 +84,15 @@ class LastBastion:
         run(new, out)
         return Step(new, out.messages, self._prompts(new), done.label, done.learned)
 
-    def names(self, lang: str) -> dict[str, str]:
-        """Display names of this game's tiles and heroes, for the message catalogs."""
-        tiles = {tid: localized(t["name"], lang) for tid, t in DATA["tile"].items()}
-        return {**tiles, **{hid: h["name"] for hid, h in DATA["hero"].items()}}
+    def names(self, lang: str, state: State | None = None) -> dict[str, str]:
+        """Display names for the message catalogs: tiles and heroes, and with a state the names
+        of this table's players (a hero is announced by its player's name) and cards."""
+        names = {tid: localized(t["name"], lang) for tid, t in DATA["tile"].items()}
+        names.update({hid: h["name"] for hid, h in DATA["hero"].items()})
+        if state is not None:
+            names.update({cid: c.get("name", cid) for cid, c in state["catalog"]["card"].items()})
+            names.update({hid: h["player"] for hid, h in state["heroes"].items()})
+        return names
 
     def known_definitions(self, owner: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         """The package's definitions completed by the owner's, by kind and id."""
@@ -435,7 +440,8 @@ def on_resolve(state: State, fields: dict[str, Any], out: Out, done: Handled) ->
         result = "partly_won"
     out.say(f"fight.{result}", hero=roll["fighter"], cards=fallen or names, spent=spent)
     done.label = Message("history.fight", {"hero": state["heroes"][roll["fighter"]]["name"],
-                                           "cards": names, "fallen": fallen, "result": result,
+                                           "cards": names, "fallen": fallen,
+                                           "result": f"fight_{result}",
                                            "spent": spent})
     state["combat"] = None
     tasks: list[dict[str, Any]] = []

@@ -56,11 +56,11 @@ def gain(state: State, hero_id: str, token: str, out: Out, colour: str | None = 
         hero["equipment"][colour] += got
     else:
         hero[token] += got
+    what = f"equipment_{colour}" if token == "equipment" else token
     if got:
-        out.say("token.gained", hero=hero_id, token=token, colour=colour, count=got)
+        out.say("token.gained", hero=hero_id, token=what, count=got)
     if got < amount:
-        out.say("token.reserve_empty", hero=hero_id, token=token, colour=colour,
-                count=amount - got)
+        out.say("token.reserve_empty", hero=hero_id, token=what, count=amount - got)
     return got
 
 
@@ -76,7 +76,8 @@ def lose(state: State, hero_id: str, token: str, out: Out, colour: str | None = 
         hero[token] -= lost
         reserve[token] += lost
     if lost:
-        out.say("token.lost", hero=hero_id, token=token, colour=colour, count=lost)
+        what = f"equipment_{colour}" if token == "equipment" else token
+        out.say("token.lost", hero=hero_id, token=what, count=lost)
     if token == "life" and lost and hero["life"] == 0:
         knock_out(state, hero_id, out)
     return lost

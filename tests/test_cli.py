@@ -1,0 +1,93 @@
+"""The companion command, run as a real process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "examples" / "last-bastion-demo.jsonl"
+
+
+def companion(*args: str) -> subprocess.CompletedProcess:
+    """Run ``companion ARGS`` and capture what it prints."""
+    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+
+
+def test_games_lists_last_bastion():
+    result = companion("games", "--json")
+    assert result.returncode == 0
+    assert "last-bastion" in [g["id"] for g in json.loads(result.stdout)]
+
+
+def test_replay_prints_announcements_and_the_final_view(tmp_path):
+    spoken = companion("replay", str(DEMO), "--data-dir", str(tmp_path / "a"), "--lang", "fr")
+    assert spoken.returncode == 0, spoken.stderr
+    assert "Tour de Gary : phase Horde du plateau jaune." in spoken.stdout
+    result = companion("replay", str(DEMO), "--json", "--data-dir", str(tmp_path / "b"))
+    assert result.returncode == 0
+    view = json.loads(result.stdout)
+    for key in ("game", "status", "reason", "score", "active", "phase", "expects", "deck",
+                "boards", "tiles", "heroes", "reserve", "prompts"):
+        assert key in view
+    assert view["active"] == "N" and view["expects"]["kind"] == "card"
+    assert "Gary gains 1 Call to Arms." in result.stderr
+
+
+def test_replay_stops_at_the_first_rejected_event_and_keeps_the_rest(tmp_path):
+    lines = DEMO.read_text().splitlines()
+    events = [line for line in lines if line.startswith("{")][:6]
+    events.insert(5, '{"type": "fight", "targets": ["yellow.1"]}')  # from the centre
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(events) + "\n")
+    data = str(tmp_path / "data")
+    result = companion("replay", str(bad), "--data-dir", data)
+    assert result.returncode == 2
+    assert result.stderr == ("line 6: No fight is possible from the central tile "
+                             "(except for Twindalli).\n")
+    assert "Traceback" not in result.stderr
+    history = json.loads(companion("history", "--json", "--data-dir", data).stdout)
+    assert [h["type"] for h in history] == ["setup", "teach", "teach", "card", "card"]
+
+
+def test_undo_and_history_from_the_terminal(tmp_path):
+    data = str(tmp_path / "data")
+    companion("replay", str(DEMO), "--data-dir", data)
+    before = json.loads(companion("history", "--json", "--data-dir", data).stdout)
+    undone = companion("undo", "--steps", "3", "--data-dir", data)
+    assert undone.returncode == 0 and "3" in undone.stdout
+    after = json.loads(companion("history", "--json", "--data-dir", data).stdout)
+    assert after == before[:-3]
+    assert companion("undo", "--steps", "999", "--data-dir", data).returncode == 2
+
+
+def test_a_corrupt_journal_is_named_without_a_traceback(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "journal.sqlite3").write_bytes(b"\x00garbage" * 100)
+    result = companion("history", "--data-dir", str(data))
+    assert result.returncode == 2
+    assert "journal.sqlite3" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_cards_add_edit_list_forget(tmp_path):
+    data = str(tmp_path / "data")
+    added = companion("cards", "add", "goule", "--name", "Goule", "--type", "monster",
+                      "--colour", "black", "--resistance", "2", "--exit",
+                      '[{"op": "gain", "token": "call_to_arms"}]', "--data-dir", data)
+    assert added.returncode == 0, added.stderr
+    assert companion("cards", "add", "goule", "--name", "X", "--data-dir", data).returncode == 2
+    assert companion("cards", "edit", "goule", "--resistance", "3",
+                     "--data-dir", data).returncode == 0
+    listed = json.loads(companion("cards", "list", "--json", "--data-dir", data).stdout)
+    assert listed["goule"]["resistance"] == 3 and listed["goule"]["colour"] == "black"
+    assert "incube" in listed, "the package's cards are listed too"
+    wrong = companion("cards", "add", "troll", "--name", "Troll", "--type", "monster",
+                      "--colour", "purple", "--resistance", "2", "--data-dir", data)
+    assert wrong.returncode == 2 and "colour" in wrong.stderr
+    assert companion("cards", "forget", "goule", "--data-dir", data).returncode == 0
+    listed = json.loads(companion("cards", "list", "--json", "--data-dir", data).stdout)
+    assert "goule" not in listed

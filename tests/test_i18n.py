@@ -1,0 +1,85 @@
+"""Every message key the code can produce has a text in French and in English."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.engine import Message, installed_games
+from companion.i18n import catalog, render
+
+ROOT = Path(__file__).resolve().parents[1] / "companion"
+CALLS = {"say", "RuleError", "Message", "Expectation"}
+# keys built with an f-string, spelled out: (prefix, the values the code can put in it)
+FAMILIES = {
+    "fight.": ("won", "lost", "declined", "partly_won"),
+    "game.": ("won", "lost"),
+    "expect.dice_": ("fight", "market"),
+    "expect.resolve_": ("fight", "market"),
+    "prompt.resolve_": ("fight", "market"),
+    "prompt.choose_": ("lose", "grip", "ungrip", "heal"),
+}
+
+
+def _literal_keys(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.IfExp):
+        return _literal_keys(node.body) + _literal_keys(node.orelse)
+    if isinstance(node, ast.JoinedStr) and isinstance(node.values[0], ast.Constant):
+        prefix = node.values[0].value
+        return [prefix + value for value in FAMILIES[prefix]]
+    return []
+
+
+def keys_used() -> set[str]:
+    """Message keys passed to say(), RuleError(), Message() and prompt dicts in the package."""
+    keys: set[str] = set()
+    for path in ROOT.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "attr", getattr(node.func, "id", None))
+                if name in CALLS and node.args:
+                    index = 1 if name == "Expectation" else 0
+                    if len(node.args) > index:
+                        keys.update(_literal_keys(node.args[index]))
+            if isinstance(node, ast.Dict):
+                for key, value in zip(node.keys, node.values, strict=True):
+                    if isinstance(key, ast.Constant) and key.value == "key":
+                        keys.update(_literal_keys(value))
+    return {k for k in keys if "." in k and " " not in k}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_every_key_has_a_text(lang):
+    texts = {}
+    for game in installed_games().values():
+        texts.update(catalog(lang, game))
+    missing = sorted(k for k in keys_used() if k not in texts)
+    assert not missing, f"no {lang} text for {missing}"
+
+
+def test_the_two_languages_have_the_same_keys():
+    for folder in [ROOT / "i18n", *[Path(g.messages_dir) for g in installed_games().values()]]:
+        fr = json.loads((folder / "fr.json").read_text())
+        en = json.loads((folder / "en.json").read_text())
+        assert set(fr) == set(en), f"{folder}: {sorted(set(fr) ^ set(en))}"
+
+
+def test_templates_only_name_parameters_that_render():
+    """Rendering every template with its own placeholders filled never raises."""
+    for lang in ("fr", "en"):
+        for game in installed_games().values():
+            texts = catalog(lang, game)
+            for key in texts:
+                assert render(Message(key, {}), lang, game)
+
+
+def test_names_and_lists_are_translated():
+    game = installed_games()["last-bastion"]
+    message = Message("dice.rolled", {"faces": ["red", "white", "black"]})
+    assert render(message, "fr", game) == "Dés : rouge, blanc, noir."
+    assert render(message, "en", game) == "Dice: red, white, black."

@@ -9,11 +9,12 @@ $(BIN)/companion: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
-.PHONY: setup run test lint bench
+.PHONY: setup run test bench
 setup: $(BIN)/companion
 
 run: setup
-	$(BIN)/companion replay examples/last-bastion-demo.jsonl --lang $${LANG_CODE:-en} --data-dir $${DATA_DIR:-/tmp/companion-demo}
+	$(BIN)/companion replay examples/last-bastion-demo.jsonl --lang $${LANG_CODE:-en} \
+		--data-dir $${DATA_DIR:-$$(mktemp -d)}
 
 test: setup
 	$(BIN)/ruff check .
@@ -21,3 +22,4 @@ test: setup
 
 bench: setup
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/vision.py

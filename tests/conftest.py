@@ -61,8 +61,9 @@ def clear_turn(session: Session, card_id: str, colour: str = "black", resistance
                move_to: list[int] | None = None, **timings: Any) -> None:
     """One solo turn from the SW corner [2, 0]: draw a card onto yellow.2 and fight it.
 
-    Gary must stand on [2, 0] (or reach it with ``move_to``); the card is taught as it is drawn. Dice are given as ``faces``
-    (Kazgin adds a grey black face). The fight's outcome is the companion's suggestion.
+    Gary must stand on [2, 0] (or reach it with ``move_to``); the card is taught as it is
+    drawn. Dice are given as ``faces`` (Kazgin adds a grey black face). The fight's outcome is
+    the companion's suggestion.
     """
     session.submit(card(card_id, colour, resistance, kind=kind, slot="yellow.2", **timings))
     if move_to:

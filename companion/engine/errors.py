@@ -25,4 +25,4 @@ class RuleError(Exception):
 
 
 class StoreError(Exception):
-    """A file of the data directory cannot be used (corrupt, foreign, unreadable); it was left as it was."""
+    """A file of the data directory is unusable (corrupt, foreign, unreadable); left as it was."""

@@ -143,7 +143,8 @@ def list_of(item: Checker, low: int = 0, high: int | None = None) -> Checker:
     """A list whose items all pass ``item``."""
 
     def check(value: Any, path: str) -> list[Any]:
-        if not isinstance(value, list) or len(value) < low or (high is not None and len(value) > high):
+        too_long = high is not None and isinstance(value, list) and len(value) > high
+        if not isinstance(value, list) or len(value) < low or too_long:
             size = f"{low}..{'' if high is None else high}"
             raise _bad(path, f"a list of {size} items", value)
         return [item(v, f"{path}[{i}]") for i, v in enumerate(value)]

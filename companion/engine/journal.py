@@ -72,7 +72,9 @@ class Journal:
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._check_or_create(existed)
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: not a usable journal ({exc}); it was left untouched")
+            raise StoreError(
+                f"{self.path}: not a usable journal ({exc}); it was left untouched"
+            ) from None
 
     def _check_or_create(self, existed: bool) -> None:
         app_id = self._db.execute("PRAGMA application_id").fetchone()[0]

@@ -1,1 +1,1 @@
-"""The games the companion knows; each is a folder found through the companion.games entry points."""
+"""The games the companion knows; each is a folder registered under companion.games."""

@@ -1,4 +1,4 @@
-"""Combat arithmetic: who may fight what, what the dice and Equipment can beat, and the cheapest win.
+"""Combat arithmetic: who may fight what, what dice and Equipment can beat, the cheapest win.
 
 Rulebook, "Combat" and "Combattre deux monstres simultanément": white faces are jokers; Equipment
 of the right colour from the fighter and the heroes on the same tile completes the dice; two

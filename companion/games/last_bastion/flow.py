@@ -203,7 +203,8 @@ def discard_card(state: State, slot: str, out: Out) -> None:
         elif item != "enchantment":
             home = figure_home(state, item)
             tile = None if home is None else state["tiles"][home[0]][home[1]]
-            (state["reserve"]["items"] if tile is None or tile["grip"] else tile["items"]).append(item)
+            back_on_tile = tile is not None and not tile["grip"]
+            (tile["items"] if back_on_tile else state["reserve"]["items"]).append(item)
     out.say("card.discarded", card=card_def(state, entry["card"])["name"])
 
 

@@ -17,7 +17,8 @@ def tile_facing(side: str, k: int) -> Position:
 
 
 def slots_facing(tile: Position) -> list[tuple[str, int]]:
-    """The (side, k) slots a tile touches: none from the centre, one from an edge, two from a corner."""
+    """The (side, k) slots a tile touches: none from the centre, one from an edge, two from a
+    corner."""
     return [(side, k) for side in SIDES for k in range(3) if tile_facing(side, k) == tuple(tile)]
 
 

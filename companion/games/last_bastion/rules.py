@@ -360,8 +360,8 @@ def on_dice(state: State, fields: dict[str, Any], out: Out, done: Handled) -> No
     done.label = Message("history.dice", {"faces": roll["faces"]})
     if task["do"] == "fight":
         best = combat.suggestion(state, roll)
-        out.say("fight.can_win" if best["falls"] else "fight.cannot_win",
-                cards=[card_def(state, slot_entry(state, s)["card"])["name"] for s in best["falls"]],
+        names = [card_def(state, slot_entry(state, s)["card"])["name"] for s in best["falls"]]
+        out.say("fight.can_win" if best["falls"] else "fight.cannot_win", cards=names,
                 tokens=combat.spent_tokens(best["spend"]))
 
 

@@ -78,7 +78,8 @@ class LastBastion:
         expected = self.expects(state).events
         if event.type not in expected and event.type not in ALWAYS:
             raise RuleError("event.not_expected", event=event.type, expected=list(expected))
-        new = copy.deepcopy(state)
+        new = {key: value if key == "catalog" else copy.deepcopy(value)
+               for key, value in state.items()}  # the catalog is shared until taught (learn)
         out, done = Out(), Handled()
         HANDLERS[event.type](new, dict(event.fields), out, done)
         run(new, out)
@@ -280,9 +281,7 @@ def on_card(state: State, fields: dict[str, Any], out: Out, done: Handled) -> No
     """A Horde card was drawn (rulebook, "Action du plateau Horde" and "Règles de placement")."""
     card_id, deck = fields["id"], state["deck"]
     if "define" in fields:
-        definition = check_definition("card", card_id, fields["define"])
-        state["catalog"]["card"].setdefault(card_id, {}).update(definition)
-        done.learned.append(("card", card_id, definition))
+        learn(state, "card", card_id, check_definition("card", card_id, fields["define"]), done)
     if card_id not in state["catalog"]["card"]:
         raise RuleError("card.unknown", card=card_id)
     definition = card_def(state, card_id)
@@ -760,10 +759,17 @@ def _adjust_slot(state: State, fields: dict[str, Any], out: Out) -> None:
 def on_teach(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
     """The owner completes a definition (a card's printed text, a tile action, ...)."""
     kind, item = fields["kind"], fields["id"]
-    definition = check_definition(kind, item, fields["definition"])
-    state["catalog"][kind].setdefault(item, {}).update(definition)
-    done.learned.append((kind, item, definition))
+    learn(state, kind, item, check_definition(kind, item, fields["definition"]), done)
     done.label = Message("history.teach", {"kind": kind, "id": item})
+
+
+def learn(state: State, kind: str, item: str, definition: dict[str, Any], done: Handled) -> None:
+    """Complete a definition in this game's catalog (copied, never changed in place: earlier
+    states share it) and have the session remember it for later games."""
+    catalog = dict(state["catalog"])
+    catalog[kind] = {**catalog[kind], item: {**catalog[kind].get(item, {}), **definition}}
+    state["catalog"] = catalog
+    done.learned.append((kind, item, definition))
 
 
 HANDLERS: dict[str, Handler] = {

@@ -139,3 +139,13 @@ def test_a_corrupt_definitions_file_is_named(session, data_dir):
         session.submit(solo())
     assert str(path) in str(error.value)
     assert session.journal_entries() == []
+
+
+def test_an_event_based_on_a_stale_version_is_refused(session):
+    session.submit(solo())
+    seen = session.view()["version"]
+    session.submit(card("imp", "yellow", 1, slot="yellow.1"))
+    with pytest.raises(RuleError) as error:
+        session.submit({"type": "end_turn"}, based_on=seen)
+    assert error.value.key == "event.stale"
+    session.submit({"type": "end_turn"}, based_on=session.view()["version"])

@@ -133,17 +133,21 @@ class Session:
 
     # -- writing -------------------------------------------------------------------------------
 
-    def submit(self, event: Event | Mapping[str, Any], source: str | None = None) -> Step:
+    def submit(self, event: Event | Mapping[str, Any], source: str | None = None,
+               based_on: int | None = None) -> Step:
         """Validate, apply and journal one event; return its Step once it is safely on disk.
 
         Raises RuleError (and changes nothing, in memory or on disk) if the event is malformed,
-        unknown, illegal or not expected now.
+        unknown, illegal or not expected now, or if ``based_on`` (the version the sender saw) is
+        older than the current version: a stale client never overwrites newer state.
         """
         if not isinstance(event, Event):
             event = Event.from_json(event)
         if source is not None:
             event = Event(event.type, event.fields, source, event.at)
         with self._lock:
+            if based_on is not None and based_on != self.version:
+                raise RuleError("event.stale", based_on=based_on, version=self.version)
             stamped = Event(event.type, event.fields, event.source, event.at or time.time())
             if stamped.type == "setup":
                 return self._start(stamped)

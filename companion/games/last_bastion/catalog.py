@@ -22,6 +22,8 @@ COMBAT_FACES: tuple[str, ...] = tuple(DATA["combat_faces"])
 TIMINGS = ("arrival", "recurring", "permanent", "exit")
 
 _colour = one_of(*COLOURS)
+SLOTS = tuple(f"{board}.{k}" for board in ("red", "green", "blue", "yellow") for k in range(3))
+slot_name = one_of(*SLOTS)
 
 OPS: dict[str, dict[str, Field]] = {
     "gain": {"token": Field(one_of("life", "call_to_arms", "equipment")),
@@ -35,7 +37,7 @@ OPS: dict[str, dict[str, Field]] = {
     "draw": {},
     "corruption": {},
     "resistance": {"amount": Field(integer(-9, 9))},
-    "remove": {"slot": Field(text)},
+    "remove": {"slot": Field(slot_name)},
 }
 
 

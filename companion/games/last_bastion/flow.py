@@ -245,24 +245,21 @@ def needs_hero(effect: dict[str, Any]) -> bool:
                                         and effect["target"] == "hero")
 
 
-def choice_options(state: State, task: Task) -> list[Any] | None:
-    """The options of an effect that needs a choice now, or None if it needs none."""
+def targets(state: State, task: Task) -> list[Any]:
+    """What an effect could apply to: tiles to grip or free, gripped cards, or the Equipment
+    colours a hero could lose as a round token."""
     effect = task["effect"]
     op, target = effect["op"], effect.get("target")
     if op == "lose" and effect["token"] == "round":
-        hero = state["heroes"][task["who"]]
-        options = [c for c, n in hero["equipment"].items() if n > 0]
-        return options if len(options) > 1 else None
+        return [c for c, n in state["heroes"][task["who"]]["equipment"].items() if n > 0]
     if op in ("grip", "ungrip") and target == "tile":
-        want = op == "ungrip"
-        options = [[r, c] for r, row in enumerate(state["tiles"]) for c, t in enumerate(row)
-                   if t["grip"] == want]
-        return options if len(options) > 1 else None
+        gripped = op == "ungrip"
+        return [[r, c] for r, row in enumerate(state["tiles"]) for c, tile in enumerate(row)
+                if tile["grip"] == gripped]
     if op == "ungrip" and target == "card":
-        options = [s for s in all_slots(state)
-                   if (e := slot_entry(state, s)) and "grip" in e["items"]]
-        return options if len(options) > 1 else None
-    return None
+        return [s for s in all_slots(state)
+                if (entry := slot_entry(state, s)) and "grip" in entry["items"]]
+    return []
 
 
 def _effect(state: State, task: Task, out: Out) -> Any:
@@ -279,8 +276,8 @@ def _effect(state: State, task: Task, out: Out) -> Any:
                 return WAIT
             task["who"] = candidates[0]
     if "choice" not in task:
-        options = choice_options(state, task)
-        if options:
+        options = targets(state, task)
+        if len(options) > 1:
             task["options"] = options
             return WAIT
     return apply_effect(state, task, out)
@@ -289,25 +286,24 @@ def _effect(state: State, task: Task, out: Out) -> Any:
 def apply_effect(state: State, task: Task, out: Out) -> list[Task]:
     """Carry out one effect whose hero and choice are settled; return follow-up tasks."""
     effect, who = task["effect"], task.get("who")
-    op, choice = effect["op"], task.get("choice")
-    amount = effect.get("amount", 1)
+    op, amount = effect["op"], effect.get("amount", 1)
+    options = targets(state, task)
+    target = task.get("choice") or (options[0] if options else None)
     if op == "gain":
         gain(state, who, effect["token"], out, _colour(state, who, effect), amount)
+    elif op == "lose" and effect["token"] == "round":
+        if target is not None:
+            lose(state, who, "equipment", out, target, amount)
     elif op == "lose":
-        if effect["token"] == "round":
-            held_colours = [c for c, n in state["heroes"][who]["equipment"].items() if n > 0]
-            lose(state, who, "equipment", out, choice or held_colours[0], amount)
-        else:
-            lose(state, who, effect["token"], out, _colour(state, who, effect), amount)
+        lose(state, who, effect["token"], out, _colour(state, who, effect), amount)
     elif op in ("grip", "ungrip"):
-        _grip(state, task, op == "grip", out)
+        _grip(state, task, op == "grip", target, out)
     elif op == "draw":
         return [{"do": "draw"}]
     elif op == "corruption":
         return [{"do": "corruption", "who": who}]
     elif op == "resistance":
-        entry = slot_entry(state, task["source"].get("slot", "")) if task["source"].get(
-            "slot") else None
+        entry = slot_entry(state, task["source"]["slot"]) if "slot" in task["source"] else None
         if entry is not None:
             entry["modifier"] += effect["amount"]
     elif op == "remove":
@@ -315,24 +311,16 @@ def apply_effect(state: State, task: Task, out: Out) -> list[Task]:
     return []
 
 
-def _grip(state: State, task: Task, gripped: bool, out: Out) -> None:
-    target, choice = task["effect"]["target"], task.get("choice")
-    if target == "tile":
-        want = not gripped
-        options = [(r, c) for r, row in enumerate(state["tiles"]) for c, t in enumerate(row)
-                   if t["grip"] == want]
-        if not options:
-            return
-        pos = tuple(choice) if choice else options[0]
-        (grip_tile if gripped else ungrip_tile)(state, pos, out)
-    elif target == "hero":
+def _grip(state: State, task: Task, gripped: bool, target: Any, out: Out) -> None:
+    kind = task["effect"]["target"]
+    if kind == "tile" and target is not None:
+        (grip_tile if gripped else ungrip_tile)(state, tuple(target), out)
+    elif kind == "hero":
         set_hero_grip(state, task["who"], gripped, out)
-    else:
-        slot = task["source"].get("slot") if target == "self" else choice or next(
-            (s for s in all_slots(state) if (e := slot_entry(state, s)) and "grip" in e["items"]),
-            None)
-        if slot:
-            set_card_grip(state, slot, gripped, out)
+    elif kind == "self" and "slot" in task["source"]:
+        set_card_grip(state, task["source"]["slot"], gripped, out)
+    elif kind == "card" and target is not None:
+        set_card_grip(state, target, gripped, out)
 
 
 HANDLERS: dict[str, Callable[[State, Task, Out], Any]] = {

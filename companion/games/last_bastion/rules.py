@@ -271,12 +271,6 @@ def _hero(state: State, hero_id: str) -> dict[str, Any]:
     return state["heroes"][hero_id]
 
 
-def _known_slot(state: State, slot: str) -> str:
-    if slot not in all_slots(state):
-        raise RuleError("slot.unknown", slot=slot, known=all_slots(state))
-    return slot
-
-
 def on_card(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
     """A Horde card was drawn (rulebook, "Action du plateau Horde" and "Règles de placement")."""
     card_id, deck = fields["id"], state["deck"]
@@ -418,7 +412,7 @@ def on_resolve(state: State, fields: dict[str, Any], out: Out, done: Handled) ->
         _resolve_market(state, fields, out, done)
         return
     best = combat.suggestion(state, roll)
-    falls = [_known_slot(state, s) for s in fields.get("falls", best["falls"])]
+    falls = fields.get("falls", best["falls"])
     spend = fields.get("spend")
     if spend is None:
         spend = combat.cheapest_spend(state, roll, falls) if falls else {}
@@ -576,7 +570,7 @@ def on_fight(state: State, fields: dict[str, Any], out: Out, done: Handled) -> N
     """Declare a fight against adjacent slots (rulebook, "Combattre")."""
     hero_id = active_hero(state)
     hero = state["heroes"][hero_id]
-    targets = [_known_slot(state, s) for s in fields["targets"]]
+    targets = fields["targets"]
     _may_act(state, "fights")
     combat.check_targets(state, hero_id, targets)
     state["turn"]["fights"] += 1
@@ -601,7 +595,9 @@ def on_power(state: State, fields: dict[str, Any], out: Out, done: Handled) -> N
     if hero["power"] == "enchant":
         if turn["power_used"]:
             raise RuleError("power.used", hero=hero_id)
-        slot = _known_slot(state, fields.get("slot", ""))
+        slot = fields.get("slot")
+        if slot is None:
+            raise RuleError("event.missing_field", event="power", field="slot")
         if slot_entry(state, slot) is None:
             raise RuleError("fight.empty_slot", slot=slot)
         for other in all_slots(state):
@@ -630,7 +626,7 @@ def _cleanse(state: State, fields: dict[str, Any], out: Out) -> str:
         ungrip_tile(state, (r, c), out)
         return state["tiles"][r][c]["id"]
     if "slot" in fields:
-        entry = slot_entry(state, _known_slot(state, fields["slot"]))
+        entry = slot_entry(state, fields["slot"])
         if entry is None or "grip" not in entry["items"]:
             raise RuleError("power.not_gripped", target=fields["slot"])
         set_card_grip(state, fields["slot"], False, out)
@@ -734,7 +730,7 @@ def _adjust_hero(state: State, fields: dict[str, Any], out: Out) -> None:
 
 
 def _adjust_slot(state: State, fields: dict[str, Any], out: Out) -> None:
-    slot = _known_slot(state, fields["slot"])
+    slot = fields["slot"]
     entry = slot_entry(state, slot)
     if entry is None:
         raise RuleError("fight.empty_slot", slot=slot)

@@ -7,7 +7,7 @@ from typing import Any
 from companion.engine import Field
 from companion.engine.events import anything, boolean, integer, list_of, mapping, obj, one_of, text
 
-from .catalog import COLOURS, KINDS, check_owner_definitions, effects
+from .catalog import COLOURS, KINDS, check_owner_definitions, effects, slot_name
 from .geometry import SIDES
 
 MODES = ("novice", "normal", "difficult", "heroic")
@@ -20,7 +20,7 @@ def position(value: Any, path: str) -> list[int]:
 
 
 side = one_of(*SIDES)
-slot = text
+slot = slot_name
 player = obj({"name": Field(text), "hero": Field(text), "side": Field(side)})
 
 EVENTS = {

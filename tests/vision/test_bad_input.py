@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from dice_fixtures import render_frame
 
 from vision import ImageError, ProfileError, load_image, read
 from vision.quality import BLOWN_OUT, BLURRED, TOO_DARK
@@ -31,7 +32,7 @@ def test_missing_file(tmp_path):
 
 
 @pytest.mark.parametrize("suffix", [".jpg", ".png"])
-def test_truncated_file(tmp_path, render_frame, suffix):
+def test_truncated_file(tmp_path, suffix):
     image, _ = render_frame("d6", 1, count=3)
     ok, data = cv2.imencode(suffix, image)
     assert ok
@@ -41,7 +42,7 @@ def test_truncated_file(tmp_path, render_frame, suffix):
         load_image(path)
 
 
-def test_whole_file_loads(tmp_path, render_frame):
+def test_whole_file_loads(tmp_path):
     image, _ = render_frame("d6", 1, count=3)
     path = tmp_path / "ok.png"
     cv2.imwrite(str(path), image)
@@ -71,7 +72,7 @@ def test_plain_tray_has_no_dice(colour):
     assert roll.notes == (NO_DICE,) and not roll.dice and not roll.certain
 
 
-def test_motion_blur_marks_every_die_uncertain(render_frame):
+def test_motion_blur_marks_every_die_uncertain():
     image, _ = render_frame("last-bastion/combat", 3, count=5)
     kernel = np.zeros((21, 21), np.float32)
     kernel[10, :] = 1 / 21
@@ -80,12 +81,12 @@ def test_motion_blur_marks_every_die_uncertain(render_frame):
     assert all(d.uncertain for d in roll.dice) and not roll.certain
 
 
-def test_sharp_frame_is_not_called_blurred(render_frame):
+def test_sharp_frame_is_not_called_blurred():
     image, _ = render_frame("last-bastion/combat", 3, count=5)
     assert BLURRED not in read(image, "last-bastion/combat").notes
 
 
-def test_more_dice_than_expected(render_frame):
+def test_more_dice_than_expected():
     image, truths = render_frame("last-bastion/combat", 4, count=5)
     roll = read(image, "last-bastion/combat", expected=2)
     assert TOO_MANY in roll.notes and not roll.certain

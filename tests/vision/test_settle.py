@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+from dice_fixtures import render_frame
 
 from vision import SettledRollDetector, read
 from vision.settle import hand_in_view
@@ -27,7 +28,7 @@ def _feed(detector, frames, start=0.0):
     return reports
 
 
-def test_reports_a_settled_roll_once(render_frame):
+def test_reports_a_settled_roll_once():
     image, truths = render_frame(PROFILE, 11, count=4)
     detector = SettledRollDetector(lambda f: read(f, PROFILE), still_seconds=0.5)
     reports = _feed(detector, [image] * 30)
@@ -36,20 +37,20 @@ def test_reports_a_settled_roll_once(render_frame):
     assert not reports[0].bumped
 
 
-def test_waits_for_still_time(render_frame):
+def test_waits_for_still_time():
     image, _ = render_frame(PROFILE, 11, count=4)
     detector = SettledRollDetector(lambda f: read(f, PROFILE), still_seconds=1.0)
     assert _feed(detector, [image] * 10) == []  # 0.9 s of stillness
     assert len(_feed(detector, [image] * 2, start=1.0)) == 1
 
 
-def test_never_reports_while_dice_move(render_frame):
+def test_never_reports_while_dice_move():
     frames = [render_frame(PROFILE, seed, count=3)[0] for seed in range(8)]
     detector = SettledRollDetector(lambda f: read(f, PROFILE), still_seconds=0.2)
     assert _feed(detector, frames) == []
 
 
-def test_waits_for_the_hand_to_leave(render_frame):
+def test_waits_for_the_hand_to_leave():
     image, _ = render_frame(PROFILE, 12, count=3)
     assert hand_in_view(_with_hand(image)) and not hand_in_view(image)
     detector = SettledRollDetector(lambda f: read(f, PROFILE), still_seconds=0.3)
@@ -58,7 +59,7 @@ def test_waits_for_the_hand_to_leave(render_frame):
     assert len(reports) == 1 and reports[0].timestamp >= 2.3
 
 
-def test_same_roll_after_a_shadow_is_not_reported_again(render_frame):
+def test_same_roll_after_a_shadow_is_not_reported_again():
     image, _ = render_frame(PROFILE, 13, count=3)
     darker = (image * 0.8).astype(np.uint8)
     detector = SettledRollDetector(lambda f: read(f, PROFILE), still_seconds=0.3)
@@ -66,7 +67,7 @@ def test_same_roll_after_a_shadow_is_not_reported_again(render_frame):
     assert len(reports) == 1
 
 
-def test_notices_a_bumped_die(render_frame):
+def test_notices_a_bumped_die():
     rng = np.random.default_rng(5)
     from vision.synth import render
 

@@ -1,0 +1,32 @@
+"""Dice by camera: find dice in a photo and read their top faces for a die profile.
+
+Public entry points: :func:`read` (one frame to a :class:`Roll`), :func:`load_image` (a file to
+a frame, with clear errors), :func:`teach` (learn a face from photos), :class:`SettledRollDetector`
+(report each roll once on a stream) and :func:`iter_frames` (frames of a video or image folder).
+Vision never imports the engine: it returns faces, and ``hardware/`` turns them into events.
+"""
+
+from .frames import iter_frames
+from .imageio import ImageError, load_image
+from .profile import Profile, ProfileError, default_data_dir, list_profiles, load_profile
+from .reader import read
+from .roll import Die, Roll
+from .settle import SettledRoll, SettledRollDetector
+from .teach import teach
+
+__all__ = [
+    "Die",
+    "ImageError",
+    "Profile",
+    "ProfileError",
+    "Roll",
+    "SettledRoll",
+    "SettledRollDetector",
+    "default_data_dir",
+    "iter_frames",
+    "list_profiles",
+    "load_image",
+    "load_profile",
+    "read",
+    "teach",
+]

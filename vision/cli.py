@@ -1,0 +1,151 @@
+"""The ``dice`` command group: ``read``, ``teach`` and ``watch``.
+
+``companion/cli.py`` calls :func:`add_dice_parser` on its subparsers; each subcommand stores its
+handler in ``func`` (``func(args) -> exit code``). Bad input (not an image, empty or truncated
+file, unknown profile or face) prints one line on stderr and exits with code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from .frames import iter_frames
+from .imageio import ImageError, load_image
+from .profile import ProfileError, default_data_dir, list_profiles, load_profile
+from .reader import read
+from .roll import Roll
+from .settle import SettledRollDetector
+from .teach import teach
+
+BAD_INPUT = 2
+
+
+def add_dice_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Register ``dice read|teach|watch`` on ``subparsers``; returns the ``dice`` parser."""
+    dice = subparsers.add_parser("dice", help="read dice from camera photos")
+    sub = dice.add_subparsers(dest="dice_command", required=True)
+    profiles = ", ".join(list_profiles())
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--profile", required=True, help=f"die profile ({profiles})")
+        p.add_argument(
+            "--data-dir",
+            type=Path,
+            default=None,
+            help="where taught faces are kept (default $COMPANION_DATA_DIR or "
+            "~/.local/share/companion)",
+        )
+
+    p = sub.add_parser("read", help="read the dice in photos")
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument(
+        "--json", action="store_true", help="print one JSON object per image, one per line"
+    )
+    p.add_argument("--expected", type=int, default=None, help="how many dice were rolled")
+    common(p)
+    p.set_defaults(func=cmd_read)
+
+    p = sub.add_parser("teach", help="learn one face of a coloured or symbol die from photos")
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("--face", required=True, help="face id every die in the photos shows")
+    common(p)
+    p.set_defaults(func=cmd_teach)
+
+    p = sub.add_parser("watch", help="print each settled roll seen by a camera or in a video")
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--camera", type=int, default=0, help="OpenCV camera index (default 0)")
+    source.add_argument("--video", help="video file or folder of images")
+    p.add_argument("--still", type=float, default=0.6, help="seconds the dice must stay still")
+    common(p)
+    p.set_defaults(func=cmd_watch)
+    return dice
+
+
+def _data_dir(args: argparse.Namespace) -> Path:
+    return args.data_dir or default_data_dir()
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return BAD_INPUT
+
+
+def format_roll(roll: Roll) -> str:
+    """Human-readable lines: one per die, then the notes."""
+    lines = [
+        f"  {d.face:<14} {d.confidence:5.2f}  [{', '.join(map(str, d.box))}]"
+        + ("  uncertain" if d.uncertain else "")
+        for d in roll.dice
+    ]
+    lines += [f"  note: {note}" for note in roll.notes]
+    return "\n".join(lines)
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    """``dice read``: every image is read; exits 2 if any image could not be loaded."""
+    try:
+        profile = load_profile(args.profile, _data_dir(args))
+    except ProfileError as exc:
+        return _fail(str(exc))
+    status = 0
+    for name in args.images:
+        try:
+            image = load_image(name)
+        except ImageError as exc:
+            status = _fail(str(exc))
+            continue
+        start = time.perf_counter()
+        roll = read(image, profile, expected=args.expected)
+        ms = (time.perf_counter() - start) * 1000
+        if args.json:
+            print(json.dumps({"image": name, "ms": round(ms, 1), **roll.to_dict()}))
+        else:
+            print(f"{name}: {len(roll.dice)} dice in {ms:.0f} ms")
+            print(format_roll(roll))
+    return status
+
+
+def cmd_teach(args: argparse.Namespace) -> int:
+    """``dice teach``: learn a face from photos and store it in the data directory."""
+    try:
+        images = [load_image(name) for name in args.images]
+        count = teach(args.profile, args.face, images, _data_dir(args))
+    except (ImageError, ProfileError) as exc:
+        return _fail(str(exc))
+    print(f"learned {count} dice showing {args.face!r} for {args.profile}")
+    return 0
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    """``dice watch``: print each settled roll until the stream ends or Ctrl-C."""
+    try:
+        profile = load_profile(args.profile, _data_dir(args))
+        frames = iter_frames(args.video if args.video else args.camera)
+        detector = SettledRollDetector(lambda f: read(f, profile), still_seconds=args.still)
+        for stamp, frame in frames:
+            settled = detector.feed(frame, stamp)
+            if settled:
+                what = "changed (bumped)" if settled.bumped else "roll"
+                print(f"{stamp:8.2f}s {what}: {', '.join(settled.roll.faces)}", flush=True)
+                print(format_roll(settled.roll), flush=True)
+    except (ImageError, ProfileError) as exc:
+        return _fail(str(exc))
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the dice commands on their own: ``python -m vision.cli dice read ...``."""
+    parser = argparse.ArgumentParser(prog="companion")
+    add_dice_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

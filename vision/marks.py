@@ -1,0 +1,63 @@
+"""The top of one die cut out of a frame, and the small marks (pips, symbols) printed on it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .detect import Blob
+
+CHANNEL_WEIGHTS = np.array([1.0, 1.5, 1.5], np.float32)  # Lab: colour counts more than light
+
+
+@dataclass(frozen=True)
+class DieCrop:
+    """A die cut out with a margin: Lab pixels, the die's inner area and the mark strength map."""
+
+    lab: np.ndarray
+    inner: np.ndarray
+    body: np.ndarray
+    response: np.ndarray
+    side: float
+
+
+def disk(d: int) -> np.ndarray:
+    """An elliptic structuring element of odd diameter ``d`` (at least 3)."""
+    d = max(3, d | 1)
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d))
+
+
+def cut(image: np.ndarray, blob: Blob) -> DieCrop | None:
+    """Cut ``blob`` out of ``image``; ``None`` when the die is too small to hold a readable face.
+
+    The inner area leaves out the die's rim, where side faces and shadow sit. The mark response
+    is how much each pixel stands out as a small mark whose colour differs from the body (the
+    median colour inside, since marks cover far less than half of a face); a top-hat keeps marks
+    smaller than about a third of the die and drops larger areas such as a shaded side face.
+    """
+    x0, y0, x1, y1 = blob.box
+    side = blob.side
+    pad = max(2, int(0.15 * side))
+    h, w = image.shape[:2]
+    px0, py0, px1, py1 = max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
+    lab = cv2.cvtColor(image[py0:py1, px0:px1], cv2.COLOR_BGR2LAB)
+    mask = np.zeros(lab.shape[:2], np.uint8)
+    mask[y0 - py0 : y1 - py0, x0 - px0 : x1 - px0] = blob.mask
+    inner = cv2.erode(mask, disk(int(0.16 * side))) > 0
+    if inner.sum() < 12:
+        return None
+    weighted = lab.astype(np.float32) * CHANNEL_WEIGHTS
+    body = np.median(weighted[inner], axis=0)
+    distance = np.clip(np.linalg.norm(weighted - body, axis=2), 0, 255).astype(np.uint8)
+    response = cv2.morphologyEx(distance, cv2.MORPH_TOPHAT, disk(int(0.32 * side)))
+    return DieCrop(lab, inner, body / CHANNEL_WEIGHTS, response, side)
+
+
+def mark_mask(crop: DieCrop, floor: float = 20.0) -> np.ndarray:
+    """Pixels of the inner area that belong to marks (Otsu split of the response, at least
+    ``floor`` so a blank face yields no marks)."""
+    values = np.clip(crop.response[crop.inner], 0, 255).astype(np.uint8)
+    level, _ = cv2.threshold(values, 0, 255, cv2.THRESH_OTSU)
+    return (crop.response > max(float(level), floor)) & crop.inner

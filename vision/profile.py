@@ -1,0 +1,120 @@
+"""Die profiles: which faces a die has and how to read them, plus what the owner taught.
+
+A profile is a JSON file in ``vision/profiles/``. Pip profiles are read by counting pips. Learned
+profiles are read by comparing a face with examples: the shipped defaults (built from synthetic
+renders by ``python -m vision.defaults``) and the examples the owner taught with their own camera,
+stored in ``<data dir>/vision/<profile>.json``; taught faces replace the defaults of that face.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+PIPS = "pips"
+LEARNED = "learned"
+
+
+class ProfileError(ValueError):
+    """Unknown profile, bad face name or unusable taught data; the message says which."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A die profile.
+
+    ``threshold`` is the confidence below which a die is marked uncertain. ``open_faces`` means
+    the owner names the faces when teaching (the shipped ids are only placeholders).
+    ``examples`` maps each face of a learned profile to feature vectors (see ``vision.features``).
+    """
+
+    name: str
+    kind: str
+    faces: tuple[str, ...]
+    description: str = ""
+    threshold: float = 0.5
+    open_faces: bool = False
+    examples: dict[str, list[list[float]]] = field(default_factory=dict)
+
+
+def default_data_dir() -> Path:
+    """``$COMPANION_DATA_DIR`` or ``~/.local/share/companion``: where taught faces are kept."""
+    env = os.environ.get("COMPANION_DATA_DIR")
+    return Path(env) if env else Path.home() / ".local" / "share" / "companion"
+
+
+def _shipped() -> dict[str, dict]:
+    found = {}
+    for entry in resources.files("vision.profiles").iterdir():
+        if entry.name.endswith(".json"):
+            data = json.loads(entry.read_text())
+            found[data["name"]] = data
+    return found
+
+
+def list_profiles() -> list[str]:
+    """Names of the shipped profiles, sorted."""
+    return sorted(_shipped())
+
+
+def taught_path(name: str, data_dir: Path) -> Path:
+    """Where the examples taught for profile ``name`` are stored."""
+    return Path(data_dir) / "vision" / (name.replace("/", "__") + ".json")
+
+
+def load_profile(name: str, data_dir: Path | None = None) -> Profile:
+    """Load profile ``name`` with the faces taught in ``data_dir`` (if given) merged in."""
+    shipped = _shipped()
+    if name not in shipped:
+        raise ProfileError(f"unknown die profile {name!r} (known: {', '.join(sorted(shipped))})")
+    data = shipped[name]
+    examples = {face: list(v) for face, v in data.get("examples", {}).items()}
+    faces = list(data["faces"])
+    taught = _taught(name, data_dir) if data_dir is not None else {}
+    if taught and data.get("open_faces"):
+        faces, examples = list(taught), {}
+    examples.update(taught)
+    faces += [f for f in taught if f not in faces]
+    return Profile(
+        name=name,
+        kind=data["kind"],
+        faces=tuple(faces),
+        description=data.get("description", ""),
+        threshold=float(data.get("threshold", 0.5)),
+        open_faces=bool(data.get("open_faces", False)),
+        examples=examples,
+    )
+
+
+def _taught(name: str, data_dir: Path) -> dict[str, list[list[float]]]:
+    path = taught_path(name, data_dir)
+    if not path.exists():
+        return {}
+    try:
+        return dict(json.loads(path.read_text())["examples"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ProfileError(f"{path}: unreadable taught faces ({exc})") from None
+
+
+def save_taught(profile: Profile, face: str, vectors: list[list[float]], data_dir: Path) -> Path:
+    """Add ``vectors`` as examples of ``face`` to the owner's taught data; returns the file.
+
+    The face must belong to the profile, unless the profile lets the owner name its faces.
+    """
+    if profile.kind != LEARNED:
+        raise ProfileError(f"profile {profile.name!r} reads pips and needs no teaching")
+    if face not in profile.faces and not profile.open_faces:
+        raise ProfileError(
+            f"profile {profile.name!r} has no face {face!r} (faces: {', '.join(profile.faces)})"
+        )
+    taught = _taught(profile.name, data_dir)
+    taught.setdefault(face, []).extend([round(float(v), 4) for v in vec] for vec in vectors)
+    path = taught_path(profile.name, data_dir)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"profile": profile.name, "examples": taught}, indent=1))
+    tmp.replace(path)
+    return path

@@ -1,0 +1,1 @@
+"""Die profile data files shipped with the package (one JSON file per profile)."""

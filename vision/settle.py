@@ -1,0 +1,114 @@
+"""Reporting each roll once, on a stream: wait until the dice are still and no hand is in view.
+
+The detector is fed frame by frame. It compares each frame with the previous one on a small grey
+copy: while anything moves, or a hand (a large skin-coloured area) is in view, nothing is read.
+Once the frame has been still for ``still_seconds`` it is read once; the roll is reported if it
+differs from the last one reported (same faces in the same places is the same roll, whatever the
+light flicker). A die bumped later makes the frame move, then settle again: the new layout is
+reported with ``bumped`` set, because part of the previous roll is still in place.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .roll import Roll
+
+SMALL = 160
+
+
+@dataclass(frozen=True)
+class SettledRoll:
+    """A roll reported by the detector; ``bumped`` when some dice of the last roll stayed put."""
+
+    roll: Roll
+    timestamp: float
+    bumped: bool
+
+
+def hand_in_view(frame: np.ndarray, min_share: float = 0.02) -> bool:
+    """True when a skin-coloured area larger than ``min_share`` of the frame is in view.
+
+    A die is far smaller than that, so a skin-toned die does not count as a hand.
+    """
+    small = cv2.resize(frame, (SMALL, SMALL), interpolation=cv2.INTER_AREA)
+    ycrcb = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
+    skin = cv2.inRange(ycrcb, (40, 138, 80), (245, 175, 125))
+    skin = cv2.morphologyEx(skin, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(skin)
+    return n > 1 and stats[1:, cv2.CC_STAT_AREA].max() > min_share * SMALL * SMALL
+
+
+class SettledRollDetector:
+    """Feed frames with :meth:`feed`; it returns a :class:`SettledRoll` once per settled roll.
+
+    ``reader`` turns a frame into a roll (usually ``lambda f: vision.read(f, profile)``).
+    ``still_seconds`` is how long the frame must stay still; ``motion`` is the share of pixels
+    (on a 160x160 copy) whose grey level changed by more than 20 since the previous frame above
+    which the frame counts as moving: 0.002 is about a fifth of one die of 40 px at 640 px.
+    """
+
+    def __init__(
+        self,
+        reader: Callable[[np.ndarray], Roll],
+        still_seconds: float = 0.6,
+        motion: float = 0.002,
+    ):
+        self.reader = reader
+        self.still_seconds = still_seconds
+        self.motion = motion
+        self._previous: np.ndarray | None = None
+        self._still_since: float | None = None
+        self._read_this_stillness = False
+        self._last: Roll | None = None
+
+    def feed(self, frame: np.ndarray, timestamp: float | None = None) -> SettledRoll | None:
+        """Take the next frame; return a roll when one has just settled, else ``None``."""
+        now = time.monotonic() if timestamp is None else timestamp
+        grey = cv2.cvtColor(
+            cv2.resize(frame, (SMALL, SMALL), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY
+        ).astype(np.float32)
+        moving = (
+            self._previous is None
+            or float(np.mean(np.abs(grey - self._previous) > 20)) > self.motion
+            or hand_in_view(frame)
+        )
+        self._previous = grey
+        if moving:
+            self._still_since, self._read_this_stillness = None, False
+            return None
+        if self._still_since is None:
+            self._still_since = now
+        if self._read_this_stillness or now - self._still_since < self.still_seconds:
+            return None
+        self._read_this_stillness = True
+        roll = self.reader(frame)
+        if not roll.dice or (self._last is not None and _same(roll, self._last)):
+            return None
+        bumped = self._last is not None and _overlap(roll, self._last) > 0
+        self._last = roll
+        return SettledRoll(roll, now, bumped)
+
+
+def _overlap(a: Roll, b: Roll) -> int:
+    """How many dice of ``a`` sit, with the same face, where a die of ``b`` was."""
+    count = 0
+    for d in a.dice:
+        size = max(d.box[2] - d.box[0], d.box[3] - d.box[1])
+        if any(
+            e.face == d.face
+            and np.hypot(e.centre[0] - d.centre[0], e.centre[1] - d.centre[1]) < 0.3 * size
+            for e in b.dice
+        ):
+            count += 1
+    return count
+
+
+def _same(a: Roll, b: Roll) -> bool:
+    """Same number of dice, each with the same face at the same place."""
+    return len(a.dice) == len(b.dice) == _overlap(a, b)

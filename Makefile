@@ -9,10 +9,13 @@ $(BIN)/companion: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
-.PHONY: setup run test bench
+.PHONY: setup run demo test bench
 setup: $(BIN)/companion
 
 run: setup
+	$(BIN)/companion run --lang $${LANG_CODE:-en}
+
+demo: setup
 	$(BIN)/companion replay examples/last-bastion-demo.jsonl --lang $${LANG_CODE:-en} \
 		--data-dir $${DATA_DIR:-$$(mktemp -d)}
 
@@ -22,4 +25,5 @@ test: setup
 
 bench: setup
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/web.py
 	$(BIN)/python benchmarks/vision.py

@@ -191,12 +191,11 @@ def build_parser() -> argparse.ArgumentParser:
     common(cards)
     cards.set_defaults(func=cmd_cards)
 
-    try:
-        from vision.cli import add_dice_parser
-    except ImportError:  # the vision package is optional at run time (it needs OpenCV)
-        pass
-    else:
-        add_dice_parser(sub)
+    from vision.cli import add_dice_parser
+    from web.cli import add_web_parsers
+
+    add_dice_parser(sub)
+    add_web_parsers(sub)
     return parser
 
 

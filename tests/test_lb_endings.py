@@ -5,7 +5,7 @@ Rulebook, "Fin de la partie", "Modes de difficulté" and "Score".
 
 from __future__ import annotations
 
-from conftest import card, clear_turn, known, play, solo
+from lastbastion import card, clear_turn, known, play, solo
 
 
 def _reach_warlord(session, mode: str = "novice") -> None:
@@ -102,7 +102,7 @@ def test_score_sheet(session):
     """«10 points pour la victoire en mode Normal; + 1 point par jeton Point de Vie; + 2 points par
     jeton Appel aux Armes; - 3 points par héros mort; - 4 points par tuile Bastion sous l'Emprise
     du Mal» — counted on a lost Normal game: no victory points."""
-    from conftest import setup_event
+    from lastbastion import setup_event
     play(session, setup_event([("Gary", "kazgin", "S"), ("Paul", "mylfaar", "N")]),
          *known("incube"),
          {"type": "adjust", "hero": "mylfaar", "state": "dead", "life": 0, "call_to_arms": 0},

@@ -6,7 +6,7 @@ Every test cites the passage of ../shared/rules/last-bastion.fr.txt it encodes.
 from __future__ import annotations
 
 import pytest
-from conftest import card, known, play, setup_event
+from lastbastion import card, known, play, setup_event
 
 from companion.engine import RuleError
 

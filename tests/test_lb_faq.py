@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import card, known, play, setup_event, solo
+from lastbastion import card, known, play, setup_event, solo
 
 from companion.engine import RuleError
 

@@ -7,7 +7,7 @@ rules from the rulebook (../shared/rules/last-bastion.fr.txt).
 from __future__ import annotations
 
 import pytest
-from conftest import card, play, setup_event, solo
+from lastbastion import card, play, setup_event, solo
 
 from companion.engine import RuleError
 

@@ -6,7 +6,7 @@ Rulebook passages cited per test; the journal length and the view are compared b
 from __future__ import annotations
 
 import pytest
-from conftest import card, known, play, setup_event
+from lastbastion import card, known, play, setup_event
 
 from companion.engine import RuleError
 

@@ -7,7 +7,7 @@ joueurs" and "Modes de difficulté".
 from __future__ import annotations
 
 import pytest
-from conftest import setup_event
+from lastbastion import setup_event
 
 from companion.games.last_bastion.setup import deck_layout
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from conftest import card, clear_turn, play, setup_event, solo
+from lastbastion import card, clear_turn, play, setup_event, solo
 
 from companion.engine import RuleError, Session, StoreError
 from companion.engine.journal import Journal

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -15,7 +16,7 @@ class Message:
 
     def to_json(self) -> dict[str, Any]:
         """The message as a JSON-ready dict."""
-        return {"key": self.key, "params": dict(self.params)}
+        return {"key": self.key, "params": copy.deepcopy(self.params)}
 
 
 @dataclass(frozen=True)
@@ -59,5 +60,5 @@ class Expectation:
         for name in ("profile", "count", "options"):
             value = getattr(self, name)
             if value is not None:
-                data[name] = value
+                data[name] = copy.deepcopy(value)
         return data

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +48,22 @@ class Update:
 
 
 Listener = Callable[[Update], None]
+
+
+def fold(game: Game, entries: Iterable[Entry]) -> list[Frame]:
+    """Replay a game's journal entries into its effective frames (undone events left out)."""
+    frames: list[Frame] = []
+    for entry in entries:
+        event = entry.event
+        if event.type == "setup":
+            options = {k: v for k, v in event.fields.items() if k != "game"}
+            frames = [Frame(entry.seq, event, game.setup(options).state, entry.label)]
+        elif event.type == "undo":
+            del frames[-undo_depth(frames, event.fields):]
+        else:
+            frames.append(Frame(entry.seq, event, game.apply(frames[-1].state, event).state,
+                                entry.label))
+    return frames
 
 
 def undo_depth(frames: list[Frame], fields: Mapping[str, Any]) -> int:
@@ -120,12 +136,14 @@ class Session:
 
     def journal_entries(self, game_id: int | None = None) -> list[Entry]:
         """Every journaled event of a game (the current one by default), undos included."""
-        gid = game_id if game_id is not None else (self.record.id if self.record else None)
-        return [] if gid is None else list(self._journal.entries(gid))
+        with self._lock:
+            gid = game_id if game_id is not None else (self.record.id if self.record else None)
+            return [] if gid is None else list(self._journal.entries(gid))
 
     def past_games(self) -> list[GameRecord]:
         """Every game of this data directory."""
-        return self._journal.games()
+        with self._lock:
+            return self._journal.games()
 
     def definitions(self, game_id: str) -> DefinitionStore:
         """The owner's definitions for a game."""
@@ -220,18 +238,18 @@ class Session:
         if record is None:
             return
         game = find_game(record.game, self._games)
-        frames: list[Frame] = []
-        for entry in self._journal.entries(record.id):
-            event = entry.event
-            if event.type == "setup":
-                options = {k: v for k, v in event.fields.items() if k != "game"}
-                frames = [Frame(entry.seq, event, game.setup(options).state, entry.label)]
-            elif event.type == "undo":
-                del frames[-undo_depth(frames, event.fields):]
-            else:
-                frames.append(Frame(entry.seq, event, game.apply(frames[-1].state, event).state,
-                                    entry.label))
-        self.record, self.game, self._frames = record, game, frames
+        self.record, self.game = record, game
+        self._frames = fold(game, self._journal.entries(record.id))
+
+    def frames(self, game_id: int) -> list[Frame]:
+        """The effective history of any game of the journal (the current one is not refolded)."""
+        with self._lock:
+            if self.record is not None and game_id == self.record.id:
+                return list(self._frames)
+            record = next((r for r in self._journal.games() if r.id == game_id), None)
+            if record is None:
+                raise RuleError("game.no_such_record", game_id=game_id)
+            return fold(find_game(record.game, self._games), self._journal.entries(game_id))
 
     # -- listening -----------------------------------------------------------------------------
 

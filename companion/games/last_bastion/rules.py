@@ -171,7 +171,8 @@ class LastBastion:
             "mode": state["mode"],
             "status": state["status"],
             "reason": state["reason"],
-            "score": score(state),
+            "score": (sheet := score_sheet(state))["total"],
+            "score_sheet": sheet,
             "turn": turn["number"],
             "active": turn["side"],
             "active_hero": active_hero(state),
@@ -196,18 +197,28 @@ class LastBastion:
         }
 
 
-def score(state: State) -> int:
-    """The score sheet: win points by mode, +1 per Life, +2 per Call to Arms, -3 per dead hero,
-    -4 per gripped tile (rulebook, "Score")."""
+def score_sheet(state: State) -> dict[str, int]:
+    """The score sheet, line by line: win points by mode, +1 per Life, +2 per Call to Arms,
+    -3 per dead hero, -4 per gripped tile (rulebook, "Score"), and the total."""
     heroes = state["heroes"].values()
-    points = DATA["win_points_by_mode"][state["mode"]] if state["status"] == "won" else 0
-    points += sum(h["life"] for h in heroes) + 2 * sum(h["call_to_arms"] for h in heroes)
-    points -= 3 * sum(h["state"] == "dead" for h in heroes)
-    return points - 4 * gripped_tiles(state)
+    sheet = {
+        "victory": DATA["win_points_by_mode"][state["mode"]] if state["status"] == "won" else 0,
+        "life": sum(h["life"] for h in heroes),
+        "call_to_arms": 2 * sum(h["call_to_arms"] for h in heroes),
+        "dead": -3 * sum(h["state"] == "dead" for h in heroes),
+        "grip": -4 * gripped_tiles(state),
+    }
+    sheet["total"] = sum(sheet.values())
+    return sheet
 
 
 def prompts(state: State) -> list[dict[str, Any]]:
-    """The question waiting at the head of the queue, if a human must answer one."""
+    """The question waiting at the head of the queue, if a human must answer one (a copy: the
+    caller may keep or change it without touching the state)."""
+    return copy.deepcopy(_waiting_prompts(state))
+
+
+def _waiting_prompts(state: State) -> list[dict[str, Any]]:
     if state["status"] != "playing" or not state["queue"]:
         return []
     task = state["queue"][0]
@@ -276,12 +287,7 @@ def on_card(state: State, fields: dict[str, Any], out: Out, done: Handled) -> No
     card_id, deck = fields["id"], state["deck"]
     if "define" in fields:
         learn(state, "card", card_id, check_definition("card", card_id, fields["define"]), done)
-    if card_id not in state["catalog"]["card"]:
-        raise RuleError("card.unknown", card=card_id)
-    definition = card_def(state, card_id)
-    missing = [k for k in ("colour", "resistance") if definition.get(k) is None]
-    if missing:
-        raise RuleError("card.incomplete", card=card_id, missing=missing)
+    definition = playable(state, card_id)
     if card_id in deck["seen"]:
         raise RuleError("card.already_drawn", card=card_id)
     warlord_next = deck["drawn"] in deck["warlords"]
@@ -302,6 +308,17 @@ def on_card(state: State, fields: dict[str, Any], out: Out, done: Handled) -> No
         state["queue"].insert(0, {"do": "place", "card": card_id})
         return
     place(state, card_id, slot or slots[0], out)
+
+
+def playable(state: State, card_id: str) -> dict[str, Any]:
+    """A card's definition, if it is known well enough to be put in play."""
+    if card_id not in state["catalog"]["card"]:
+        raise RuleError("card.unknown", card=card_id)
+    definition = card_def(state, card_id)
+    missing = [k for k in ("colour", "resistance") if definition.get(k) is None]
+    if missing:
+        raise RuleError("card.incomplete", card=card_id, missing=missing)
+    return definition
 
 
 def on_place(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
@@ -725,6 +742,8 @@ def _adjust_hero(state: State, fields: dict[str, Any], out: Out) -> None:
             hero["tile"] = None
     if "to" in fields:
         hero["tile"] = list(fields["to"])
+    if hero_able(hero) and hero["tile"] is None:
+        raise RuleError("adjust.needs_tile", hero=fields["hero"])
     if "grip" in fields:
         set_hero_grip(state, fields["hero"], fields["grip"], out)
 
@@ -739,8 +758,7 @@ def _adjust_slot(state: State, fields: dict[str, Any], out: Out) -> None:
         return
     if "card" in fields:
         new = fields["card"]
-        if new not in state["catalog"]["card"]:
-            raise RuleError("card.unknown", card=new)
+        playable(state, new)
         if new in state["deck"]["seen"]:
             raise RuleError("card.already_drawn", card=new)
         seen = state["deck"]["seen"]

@@ -112,12 +112,11 @@ def heal(state: State, hero_id: str, tile: Position, out: Out) -> None:
 
 
 def end(state: State, status: str, reason: str, out: Out) -> None:
-    """End the game (only the first ending counts) and drop whatever was still pending."""
+    """End the game (only the first ending counts). What was pending stays in the state, so a
+    drawn card still waiting for its slot remains in the books; nothing runs any more."""
     if state["status"] != "playing":
         return
     state["status"], state["reason"] = status, reason
-    state["queue"] = []
-    state["combat"] = None
     out.say(f"game.{status}", reason=reason)
 
 

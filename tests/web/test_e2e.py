@@ -1,0 +1,211 @@
+"""End to end in a real browser: Debian's chromium driven by Playwright, against `companion run`.
+
+A phone-sized viewer follows a turn played from a second, host browser and shows each change
+within 1 s; a viewer whose stream is cut (the server restarts) comes back to the right state by
+itself; a viewer cannot change anything. With ``COMPANION_SCREENSHOTS=docs/screenshots`` the
+main screens are saved there (see docs/web.md).
+"""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import re
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import playwright.sync_api as playwright
+import pytest
+from webtools import PIN, setup_event
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists():  # a missing browser is a broken machine, never a silent skip
+    raise RuntimeError("Debian's chromium is not installed: apt-get install chromium "
+                       "(.ci/run does it)")
+
+ROOT = Path(__file__).resolve().parents[2]
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+SHOTS = os.environ.get("COMPANION_SCREENSHOTS")
+expect = playwright.expect
+
+
+class Server:
+    """`companion run --simulate` in a child process on this machine's loopback."""
+
+    def __init__(self, data_dir: Path, port: int = 0) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "web.cli", "run", "--simulate", "--seed", "5", "--host",
+             "127.0.0.1", "--port", str(port), "--data-dir", str(data_dir)],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        self.url = self.process.stdout.readline().split()[-1]
+        self.port = int(self.url.rsplit(":", 1)[1].strip("/"))
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.communicate(timeout=10)
+
+
+class ApiHost:
+    """A host scripted over HTTP (cookie jar and CSRF token), for set positions."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        self.csrf = ""
+        self.csrf = self._post("api/login", {"pin": PIN})["csrf"]
+
+    def _post(self, path: str, body: dict) -> dict:
+        request = urllib.request.Request(self.url + path, json.dumps(body).encode(), {
+            "Content-Type": "application/json", "X-CSRF-Token": self.csrf})
+        with self.opener.open(request, timeout=5) as reply:
+            self.csrf = reply.headers.get("X-CSRF-Token") or self.csrf
+            return json.loads(reply.read())
+
+    def send(self, *events: dict) -> int:
+        """Submit events in order; return the version after the last."""
+        version = 0
+        for event in events:
+            version = self._post("api/events", {"event": event})["version"]
+        return version
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    running = Server(tmp_path / "data")
+    yield running
+    if running.process.poll() is None:
+        running.stop()
+
+
+def phone(browser, url: str):
+    """A new phone-sized browser context on the live page."""
+    page = browser.new_context(viewport=PHONE).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url)
+    page.errors = errors
+    return page
+
+
+def at_version(page, version: int, timeout: int = 1000) -> None:
+    """The page shows this state version within ``timeout`` ms."""
+    expect(page.locator("#conn")).to_have_text(re.compile(rf"v{version}$"), timeout=timeout)
+
+
+def shoot(page, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
+
+
+def become_host(page) -> None:
+    page.wait_for_function("app.pinSet !== null && app.version >= 0")
+    page.click("#host-toggle")
+    page.fill("input[name=pin]", PIN)
+    page.locator("form[data-form] button").click()
+    expect(page.locator("button[data-act=undo]")).to_be_visible()
+
+
+def test_viewer_follows_a_turn_played_by_the_host(browser, server):
+    viewer = phone(browser, server.url)
+    host = phone(browser, server.url)
+    at_version(viewer, 0)
+    become_host(host)
+    version = 0
+
+    def act(selector: str) -> None:
+        nonlocal version
+        host.click(selector)
+        version += 1
+        at_version(viewer, version)
+
+    host.select_option("select[name=p0-hero]", "teagaan")
+    act("form[data-form=setup] button")
+    expect(viewer.locator("#headline")).to_contain_text("Turn 1", timeout=1000)
+    expect(viewer.locator("#awaited")).to_have_text("Draw a Horde card.")
+    act("button[data-act=draw]")
+    expect(viewer.locator("#deck")).to_contain_text("38/39", timeout=1000)
+    while (kind := host.evaluate("app.pic.view.expects.kind")) != "action":
+        assert kind in ("choice", "card")
+        act({"card": "button[data-act=draw]"}.get(kind) or
+            "button[data-act=place], button[data-act=answer-none]")
+    expect(viewer.locator(".slot.card")).not_to_have_count(0)
+    shoot(host, "host-controls")
+    host.click("button[data-act=mode-move]")
+    act('[data-tile="0,1"]')
+    expect(viewer.locator('[data-tile="0,1"] .fig')).to_have_count(1, timeout=1000)
+    act("button[data-act=end_turn]")
+    shoot(viewer, "live-phone")
+    viewer.click("#lang-switch")
+    expect(viewer.locator("#history-link")).to_have_text("Historique")
+    shoot(viewer, "live-phone-fr")
+    assert not viewer.errors and not host.errors
+
+
+def test_viewer_cannot_change_anything(browser, server):
+    viewer = phone(browser, server.url)
+    at_version(viewer, 0)
+    status = viewer.evaluate("""async () => (await fetch('/api/events', {method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({event: {type: 'undo'}})})).status""")
+    assert status == 403
+    viewer.click("#host-toggle")
+    expect(viewer.locator("form[data-form=pin]")).to_be_visible()
+    expect(viewer.locator("button[data-act=undo]")).to_have_count(0)
+    at_version(viewer, 0)
+
+
+def test_cut_stream_reconnects_to_the_right_state(browser, server, tmp_path):
+    viewer = phone(browser, server.url)
+    at_version(viewer, 0)
+    become_host(phone(browser, server.url))
+    api = ApiHost(server.url)
+    at_version(viewer, api.send(setup_event()))
+    server.stop()
+    expect(viewer.locator("#conn")).to_have_class(re.compile("off"), timeout=3000)
+    restarted = Server(tmp_path / "data", server.port)
+    try:
+        version = ApiHost(restarted.url).send({"type": "card", "id": "canon-de-l-infamie"})
+        at_version(viewer, version)
+        expect(viewer.locator("#deck")).to_contain_text("38/39")
+        assert not viewer.errors
+    finally:
+        restarted.stop()
+
+
+def test_combat_helper_and_history_screens(browser, server):
+    viewer = phone(browser, server.url)
+    become_host(viewer)  # chooses the PIN on first run
+    api = ApiHost(server.url)
+    version = api.send(
+        setup_event(),
+        {"type": "card", "id": "incube", "slot": "red.0", "define": {"complete": True}},
+        {"type": "move", "hero": "teagaan", "to": [0, 0]},
+        {"type": "adjust", "hero": "teagaan", "equipment": {"red": 1}},
+        {"type": "fight", "targets": ["red.0"]})
+    at_version(viewer, version)
+    expect(viewer.locator("#helper")).to_contain_text("70.4%")  # 19/27, rulebook's Incube
+    shoot(viewer, "combat-helper")
+    version = api.send({"type": "dice", "faces": ["red", "green", "blue"]})
+    at_version(viewer, version)
+    expect(viewer.locator("#helper")).to_contain_text("Cheapest win")
+    shoot(viewer, "combat-advice")
+    page = viewer.context.new_page()
+    page.goto(server.url + "history")
+    expect(page.locator("svg.chart")).to_have_count(3)
+    shoot(page, "history")

@@ -1,0 +1,107 @@
+"""The JSON API the page uses: the state, host events, the live stream, the catalog and the
+simulated table's buttons."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Response, jsonify
+
+from companion.engine import Event, Step, find_game
+
+from .context import current
+from .errors import ApiError, read_json
+from .host import require_host
+from .hub import ping
+from .texts import all_texts, say
+
+RESERVED = ("source", "at")
+
+bp = Blueprint("api", __name__)
+
+
+@bp.get("/api/state")
+def state() -> Response:
+    """The full picture: view, version, texts in every language, dice helper, recent log."""
+    hub = current().hub
+    return jsonify({**hub.current(), "log": hub.log()})
+
+
+def _accepted(step: Step, event: Event | None = None) -> Response:
+    session = current().session
+    catalogs = all_texts(session.game, step.state)
+    body: dict[str, Any] = {
+        "version": session.version,
+        "said": [say(m, catalogs) for m in step.announcements],
+        "label": say(step.label, catalogs) if step.label else None}
+    if event is not None:
+        body["event"] = event.to_json()
+    return jsonify(body)
+
+
+@bp.post("/api/events")
+def post_event() -> Response:
+    """Submit one host event. ``based_on`` (the version the host saw) makes a stale page's
+    request fail with 409 instead of overwriting newer state."""
+    require_host()
+    data = read_json({"event", "based_on"}, {"event"})
+    event, based_on = data["event"], data.get("based_on")
+    if not isinstance(event, dict):
+        raise ApiError(400, "request.bad_field", field="event", expected="an object")
+    if based_on is not None and (isinstance(based_on, bool) or not isinstance(based_on, int)):
+        raise ApiError(400, "request.bad_field", field="based_on", expected="a whole number")
+    for name in RESERVED:
+        if name in event:
+            raise ApiError(400, "request.reserved_field", field=name)
+    step = current().session.submit(event, source="web", based_on=based_on)
+    return _accepted(step)
+
+
+@bp.get("/api/stream")
+def stream() -> Response:
+    """Server-Sent Events: a full ``snapshot`` first, then an ``update`` per accepted event,
+    each with the state version as its id; a ``ping`` with the version when idle."""
+    ctx = current()
+    client, first = ctx.hub.connect()
+    beat = ctx.config.heartbeat
+
+    def frames() -> Iterator[bytes]:
+        try:
+            yield b"retry: 500\n\n" + first
+            while (data := client.next(beat)) is not None:
+                yield data or ping(ctx.session.version)
+        finally:
+            ctx.hub.disconnect(client)
+
+    return Response(frames(), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@bp.get("/api/catalog")
+def known() -> Response:
+    """What the host may pick from: cards (with those seen this game), heroes and tiles."""
+    session = current().session
+    if session.state is not None:
+        definitions, seen = session.state["catalog"], session.state["deck"]["seen"]
+    else:
+        game = find_game("last-bastion")
+        definitions, seen = game.known_definitions(session.definitions(game.id).load()), []
+    pick = ("name", "type", "colour", "resistance", "complete")
+    return jsonify({
+        "cards": {cid: {k: c.get(k) for k in pick} for cid, c in definitions["card"].items()},
+        "seen": seen,
+        "heroes": {hid: h.get("name", hid) for hid, h in definitions["hero"].items()},
+        "tiles": {tid: t.get("name", tid) for tid, t in definitions["tile"].items()}})
+
+
+@bp.post("/api/simulate/<action>")
+def simulate(action: str) -> Response:
+    """The simulated table's buttons: ``roll`` the awaited dice or ``draw`` the awaited card."""
+    require_host()
+    simulator = current().simulator
+    if simulator is None or action not in ("roll", "draw"):
+        raise ApiError(404, "simulate.off", action=action)
+    read_json(())
+    event, step = getattr(simulator, action)()
+    return _accepted(step, event)

@@ -1,0 +1,42 @@
+"""What every request handler reaches: the session, the hub, the host guards, the simulator."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import current_app, request
+
+from companion.engine import Session
+from companion.simulator import Simulator
+
+from .auth import HostSessions, LoginLimiter, PinStore
+from .config import WebConfig
+from .hub import Hub
+from .texts import pick_language
+
+EXTENSION = "companion"
+
+
+@dataclass
+class Companion:
+    """The objects one web app shares between its requests."""
+
+    session: Session
+    config: WebConfig
+    hub: Hub
+    pins: PinStore
+    hosts: HostSessions
+    limiter: LoginLimiter
+    simulator: Simulator | None
+
+
+def current() -> Companion:
+    """The companion of the app handling this request."""
+    return current_app.extensions[EXTENSION]
+
+
+def request_lang() -> str:
+    """The language to answer in: ``?lang=``, the ``X-Companion-Lang`` header, the browser's
+    preference, else the configured language."""
+    chosen = request.args.get("lang") or request.headers.get("X-Companion-Lang")
+    return pick_language(chosen, request.accept_languages, current().config.lang)

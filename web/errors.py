@@ -1,0 +1,103 @@
+"""Refusals as JSON: a status, a message key naming the problem, its parameters and the sentence
+in the request's language; and the strict reading of JSON request bodies."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection
+from typing import Any
+
+from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from companion.engine import Message, RuleError
+from companion.i18n import render
+
+from .context import current, request_lang
+from .texts import texts
+
+BAD_REQUEST_KEYS = {
+    "event.bad_json", "event.not_object", "event.no_type", "event.bad_source",
+    "event.unknown_field", "event.missing_field", "event.bad_field", "event.unknown_type",
+    "effect.unknown", "definition.unknown_kind",
+}
+"""Rule errors that mean the request itself is malformed (400); other refusals are 422, a stale
+version 409."""
+
+
+class ApiError(Exception):
+    """A refused request: HTTP status, message key and parameters."""
+
+    def __init__(self, status: int, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.status, self.key, self.params = status, key, params
+
+    @classmethod
+    def from_rule(cls, error: RuleError) -> ApiError:
+        """The HTTP form of a refused event."""
+        if error.key == "event.stale":
+            status = 409
+        elif error.key in BAD_REQUEST_KEYS:
+            status = 400
+        else:
+            status = 422
+        return cls(status, error.key, **error.params)
+
+
+def _safe(params: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(json.dumps(params, default=str))
+
+
+def error_response(error: ApiError) -> Response:
+    """The JSON body of a refusal, with the sentence in the request's language."""
+    ctx = current()
+    table = texts(request_lang(), ctx.session.game, ctx.session.state)
+    body = {"error": error.key, "message": render(Message(error.key, error.params), texts=table),
+            "params": _safe(error.params), "version": ctx.session.version}
+    response = jsonify(body)
+    response.status_code = error.status
+    if "seconds" in error.params:
+        response.headers["Retry-After"] = str(error.params["seconds"])
+    return response
+
+
+def read_json(allowed: Collection[str], required: Collection[str] = ()) -> dict[str, Any]:
+    """The request's JSON object, refusing a wrong content type, an oversized or malformed body,
+    a value that is not an object, unknown and missing fields."""
+    limit = current().config.max_body
+    if request.content_length is not None and request.content_length > limit:
+        raise ApiError(413, "request.too_large", size=request.content_length, limit=limit)
+    if request.mimetype != "application/json":
+        raise ApiError(415, "request.not_json", got=request.mimetype or None)
+    raw = request.get_data(cache=False)
+    if len(raw) > limit:
+        raise ApiError(413, "request.too_large", size=len(raw), limit=limit)
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ApiError(400, "request.bad_json", detail=str(exc)) from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "request.not_object", got=type(data).__name__)
+    unknown = sorted(set(data) - set(allowed))
+    if unknown:
+        raise ApiError(400, "request.unknown_field", field=unknown[0], known=sorted(allowed))
+    missing = sorted(set(required) - set(data))
+    if missing:
+        raise ApiError(400, "request.missing_field", field=missing[0])
+    return data
+
+
+def install(app: Flask) -> None:
+    """Answer API errors, HTTP errors under /api and refused events as JSON."""
+    app.register_error_handler(ApiError, error_response)
+    app.register_error_handler(RuleError, lambda e: error_response(ApiError.from_rule(e)))
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Response | HTTPException:
+        if not request.path.startswith("/api/"):
+            return exc
+        if exc.code == 413:
+            limit = current().config.max_body
+            return error_response(ApiError(413, "request.too_large",
+                                           size=request.content_length, limit=limit))
+        return error_response(ApiError(exc.code or 500, f"http.{exc.code}", path=request.path))

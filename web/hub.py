@@ -1,0 +1,158 @@
+"""The fan-out of accepted events to every open stream.
+
+The session calls :meth:`Hub.listen` synchronously, under its lock, after each committed event:
+it only enqueues. The hub's own thread then builds the payload once (view, texts in every
+language, dice helper), encodes it as one Server-Sent Events frame and hands the same bytes to
+every connected client's queue. A client registers and takes the latest picture under the hub's
+lock, so its snapshot and the updates queued after it never leave a gap.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import queue
+import threading
+from collections import deque
+from typing import Any
+
+from companion.engine import Game, Session, Update
+
+from . import payload
+
+LOG_SIZE = 60
+CLOSED = None
+
+
+def frame(kind: str, data: dict[str, Any]) -> bytes:
+    """One SSE message: the version as its id, a kind, and the JSON data on one line."""
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return f"id: {data['version']}\nevent: {kind}\ndata: {body}\n\n".encode()
+
+
+def ping(version: int) -> bytes:
+    """The message an idle stream gets now and then: it carries the version too, so a page that
+    missed an update notices and reconnects."""
+    return frame("ping", {"version": version})
+
+
+class Client:
+    """One open stream: a bounded queue of frames; a client that falls too far behind is closed
+    (its page reconnects and gets a fresh snapshot)."""
+
+    def __init__(self, backlog: int) -> None:
+        self.frames: queue.Queue[bytes | None] = queue.Queue(maxsize=backlog)
+        self.closed = False
+
+    def push(self, data: bytes | None) -> None:
+        """Queue a frame, or close the client if it cannot keep up."""
+        try:
+            self.frames.put_nowait(data)
+        except queue.Full:
+            self.close()
+
+    def close(self) -> None:
+        """End the stream at the next read."""
+        self.closed = True
+        with contextlib.suppress(queue.Full):  # ``closed`` is enough: ``next`` checks it first
+            self.frames.put_nowait(CLOSED)
+
+    def next(self, timeout: float) -> bytes | None:
+        """The next frame, b"" if none came within ``timeout``, or None once closed."""
+        if self.closed:
+            return CLOSED
+        try:
+            return self.frames.get(timeout=timeout)
+        except queue.Empty:
+            return b""
+
+
+class Hub:
+    """Keeps the latest picture of the game and pushes every change to every client."""
+
+    def __init__(self, session: Session, backlog: int = 256) -> None:
+        self.session = session
+        self.backlog = backlog
+        self._inbox: queue.SimpleQueue[tuple[Game, Update] | None] = queue.SimpleQueue()
+        self._clients: set[Client] = set()
+        self._log: deque[dict[str, Any]] = deque(maxlen=LOG_SIZE)
+        self._changed = threading.Condition()
+        self._closed = False
+        self.latest = payload.describe(session.game, session.state, session.version)
+        self._unsubscribe = session.subscribe(self.listen)
+        self._thread = threading.Thread(target=self._run, name="companion-hub", daemon=True)
+        self._thread.start()
+
+    def listen(self, change: Update) -> None:
+        """The session's listener: enqueue, never block."""
+        self._inbox.put((self.session.game, change))
+
+    def _run(self) -> None:
+        while (item := self._inbox.get()) is not None:
+            game, change = item
+            data = payload.update(game, change)
+            said = {"version": change.version, "said": data.pop("said"),
+                    "label": data.pop("label"), "event": data.pop("event")}
+            message = frame("update", {**data, **said})
+            with self._changed:
+                self.latest = data
+                self._log.append(said)
+                for client in self._clients:
+                    client.push(message)
+                self._changed.notify_all()
+
+    def connect(self) -> tuple[Client, bytes]:
+        """Register a stream; return it with its first frame, the full snapshot."""
+        client = Client(self.backlog)
+        with self._changed:
+            self._changed.wait_for(self._caught_up, timeout=1.0)
+            if self._closed:
+                client.close()
+            else:
+                self._clients.add(client)
+            first = frame("snapshot", {**self.latest, "log": list(self._log)})
+        return client, first
+
+    def disconnect(self, client: Client) -> None:
+        """Forget a stream (the phone left or the server stops)."""
+        with self._changed:
+            self._clients.discard(client)
+
+    def _caught_up(self) -> bool:
+        return self.latest["version"] >= self.session.version
+
+    def current(self, timeout: float = 2.0) -> dict[str, Any]:
+        """The latest picture, once the hub has caught up with the session's version."""
+        with self._changed:
+            self._changed.wait_for(self._caught_up, timeout=timeout)
+            return self.latest
+
+    def log(self) -> list[dict[str, Any]]:
+        """The recent announcements, oldest first."""
+        with self._changed:
+            return list(self._log)
+
+    def drop_streams(self) -> int:
+        """Close every open stream (their pages reconnect by themselves); say how many."""
+        with self._changed:
+            clients = list(self._clients)
+        for client in clients:
+            client.close()
+        return len(clients)
+
+    @property
+    def streams(self) -> int:
+        """How many streams are open."""
+        with self._changed:
+            return len(self._clients)
+
+    def close(self) -> None:
+        """Stop listening and end every stream (new ones end at once)."""
+        with self._changed:
+            if self._closed:
+                return
+            self._closed = True
+        self._unsubscribe()
+        self._inbox.put(None)
+        self.drop_streams()
+        self._thread.join(timeout=5)

@@ -1,0 +1,114 @@
+"""The OpenAPI 3.1 description of the JSON API, served at ``/api/openapi.json``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify
+
+bp = Blueprint("openapi", __name__)
+
+ERROR = {"$ref": "#/components/schemas/Error"}
+HOST = [{"hostCookie": [], "csrf": []}]
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    reasons = {400: "malformed body, unknown or missing field, event refused as malformed",
+               401: "wrong PIN", 403: "not a host, or CSRF token missing, used or unknown",
+               404: "unknown game or action", 409: "stale version or PIN state conflict",
+               413: "body too large", 415: "body is not application/json",
+               422: "the rules refuse the event now", 429: "too many wrong PINs"}
+    return {str(c): _json(ERROR, reasons[c]) for c in codes}
+
+
+def _body(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+
+PIN = {"type": "object", "required": ["pin"], "additionalProperties": False,
+       "properties": {"pin": {"type": "string", "pattern": "^[0-9]{4,12}$"}}}
+ACCEPTED = {"type": "object", "properties": {
+    "version": {"type": "integer"}, "said": {"type": "array", "items": {"type": "object"}},
+    "label": {"type": ["object", "null"]}, "event": {"type": "object"}}}
+
+DOCUMENT: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "Table Companion", "version": "1",
+             "description": "Live state of the game at the table, and host events. Texts come "
+                            "rendered in every language ({\"fr\": ..., \"en\": ...}). See "
+                            "docs/web.md and docs/events.md."},
+    "paths": {
+        "/api/state": {"get": {"summary": "The full picture: view, version, texts, helper, log",
+                               "responses": {"200": _json({"$ref": "#/components/schemas/"
+                                                                   "Picture"}, "current state")}}},
+        "/api/stream": {"get": {
+            "summary": "Server-Sent Events: `snapshot` first, then `update` per accepted event "
+                       "(id = version), `ping` with the version when idle",
+            "responses": {"200": {"description": "event stream",
+                                  "content": {"text/event-stream": {}}}}}},
+        "/api/events": {"post": {
+            "summary": "Submit a host event (see docs/events.md)", "security": HOST,
+            "requestBody": _body({"type": "object", "required": ["event"],
+                                  "additionalProperties": False, "properties": {
+                                      "event": {"type": "object", "required": ["type"]},
+                                      "based_on": {"type": "integer",
+                                                   "description": "version the host saw"}}}),
+            "responses": {"200": _json(ACCEPTED, "accepted; next CSRF token in X-CSRF-Token"),
+                          **_errors(400, 403, 409, 413, 415, 422)}}},
+        "/api/host": {"get": {"summary": "Host status, PIN set?, simulated table?, fresh CSRF",
+                              "responses": {"200": _json({"type": "object"}, "status")}}},
+        "/api/pin": {"post": {"summary": "Choose the PIN on first run (logs in)",
+                              "requestBody": _body(PIN),
+                              "responses": {"201": _json({"type": "object"}, "logged in"),
+                                            **_errors(400, 409, 415)}}},
+        "/api/login": {"post": {"summary": "Log in as host; sets an HttpOnly SameSite cookie",
+                                "requestBody": _body(PIN),
+                                "responses": {"200": _json({"type": "object"}, "logged in"),
+                                              **_errors(400, 401, 409, 415, 429)}}},
+        "/api/logout": {"post": {"summary": "Log out", "security": HOST,
+                                 "responses": {"200": _json({"type": "object"}, "logged out"),
+                                               **_errors(403)}}},
+        "/api/catalog": {"get": {"summary": "Cards (and those seen), heroes, tiles",
+                                 "responses": {"200": _json({"type": "object"}, "catalog")}}},
+        "/api/simulate/{action}": {"post": {
+            "summary": "Simulated table: roll the awaited dice or draw the awaited card",
+            "security": HOST,
+            "parameters": [{"name": "action", "in": "path", "required": True,
+                            "schema": {"enum": ["roll", "draw"]}}],
+            "requestBody": _body({"type": "object", "additionalProperties": False}),
+            "responses": {"200": _json(ACCEPTED, "submitted"), **_errors(403, 404, 422)}}},
+        "/api/history": {"get": {"summary": "Every game, newest first, with score sheet and "
+                                            "turn-by-turn series; the current game's history",
+                                 "responses": {"200": _json({"type": "object"}, "games")}}},
+        "/api/history/{game_id}": {"get": {
+            "summary": "One game with its labelled history",
+            "parameters": [{"name": "game_id", "in": "path", "required": True,
+                            "schema": {"type": "integer"}}],
+            "responses": {"200": _json({"type": "object"}, "game"), **_errors(404)}}},
+        "/api/openapi.json": {"get": {"summary": "This document",
+                                      "responses": {"200": {"description": "OpenAPI"}}}},
+    },
+    "components": {
+        "securitySchemes": {
+            "hostCookie": {"type": "apiKey", "in": "cookie", "name": "companion_host"},
+            "csrf": {"type": "apiKey", "in": "header", "name": "X-CSRF-Token"}},
+        "schemas": {
+            "Error": {"type": "object", "required": ["error", "message"], "properties": {
+                "error": {"type": "string", "description": "message key naming the problem"},
+                "message": {"type": "string"}, "params": {"type": "object"},
+                "version": {"type": "integer"}}},
+            "Picture": {"type": "object", "required": ["version", "view"], "properties": {
+                "version": {"type": "integer"}, "view": {"type": "object"},
+                "texts": {"type": "object"}, "helper": {"type": ["object", "null"]},
+                "log": {"type": "array"}}}}},
+}
+
+
+@bp.get("/api/openapi.json")
+def document() -> Response:
+    """The OpenAPI document."""
+    return jsonify(DOCUMENT)

@@ -26,4 +26,5 @@ test: setup
 bench: setup
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/web.py
+	$(BIN)/python benchmarks/inputs.py
 	$(BIN)/python benchmarks/vision.py

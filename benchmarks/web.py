@@ -1,6 +1,6 @@
 """Web figures: event-to-stream latency with 25 open streams, page weight, server memory.
 
-Starts `companion run --simulate` (as ``python -m web.cli run``) on the loopback with a fresh data
+Starts `companion run --simulate` (as ``python -m companion run``) on the loopback with a fresh data
 directory, opens 25 Server-Sent Events streams, has a host submit events over HTTP, and prints:
 the median and p95 time from sending an event (the clock starts before the POST, so request
 handling is included) to its arrival at every stream; the transfer size of the page with all its
@@ -102,7 +102,7 @@ def main() -> int:
     args = parser.parse_args()
     data = tempfile.mkdtemp(prefix="companion-bench-")
     server = subprocess.Popen(
-        [sys.executable, "-m", "web.cli", "run", "--simulate", "--host", "127.0.0.1", "--port",
+        [sys.executable, "-m", "companion", "run", "--simulate", "--host", "127.0.0.1", "--port",
          "0", "--data-dir", data], cwd=ROOT, stdout=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:

@@ -1,4 +1,5 @@
-"""The ``companion`` command: play back games, read the history, teach cards, read dice."""
+"""The ``companion`` command: run the table, play back games, read the history, teach cards,
+read dice, wire sensors."""
 
 from __future__ import annotations
 
@@ -191,11 +192,13 @@ def build_parser() -> argparse.ArgumentParser:
     common(cards)
     cards.set_defaults(func=cmd_cards)
 
+    from hardware.cli import add_hardware_parsers
     from vision.cli import add_dice_parser
     from web.cli import add_web_parsers
 
     add_dice_parser(sub)
     add_web_parsers(sub)
+    add_hardware_parsers(sub)
     return parser
 
 

@@ -9,9 +9,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import hardware
+import hardware.build
+from companion import config as settings
 from companion.engine import Message, RuleError, Session
-from companion.i18n import DEFAULT_LANGUAGE, LANGUAGES, render
+from companion.i18n import LANGUAGES, render
 from companion.simulator import KeyboardTable
+from companion.speech import Announcer, make_voice
 
 from . import create_app
 from .auth import PinError, PinStore, check_pin_format
@@ -56,20 +60,28 @@ def print_qr(url: str, out: Any = None) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    """Start the session, the web server and the (simulated) table; stop on Ctrl-C/SIGTERM."""
-    session = Session(args.data_dir)
+    """Start the session, the voice, the web server and the table (its sensors on a Raspberry Pi,
+    the simulated table elsewhere); stop cleanly on Ctrl-C or SIGTERM."""
+    config = settings.load()
+    lang = args.lang or config["general"]["language"]
+    session = Session(args.data_dir or config["general"]["data_dir"] or None)
     simulate = args.simulate or not on_raspberry_pi()
-    app = create_app(session, WebConfig(lang=args.lang, simulate=simulate, seed=args.seed))
+    app = create_app(session, WebConfig(lang=lang, simulate=simulate, seed=args.seed))
     ctx = app.extensions[EXTENSION]
-    table = texts(args.lang, session.game, session.state)
+    table = texts(lang, session.game, session.state)
+    announcer = Announcer(make_voice(config["speech"]), lang, [hardware.MESSAGES_DIR]).start()
+    announcer.attach(session)
+    sensors = None if simulate else hardware.build.start(session, config, announcer)
 
     def say(message: Message | RuleError) -> None:
         if isinstance(message, RuleError):
             message = Message(message.key, message.params)
-        current = texts(args.lang, session.game, session.state)
+        current = texts(lang, session.game, session.state)
         print(render(message, texts=current), flush=True)
 
     keyboard = KeyboardTable(ctx.simulator, say) if ctx.simulator else None
+    for problem in config.problems:
+        print(problem, file=sys.stderr, flush=True)
 
     def ready(host: str, port: int) -> None:
         url = page_url(args.host, port)
@@ -87,6 +99,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     finally:
         if keyboard is not None:
             keyboard.stop()
+        if sensors is not None:
+            sensors.stop()
+        announcer.stop()
         session.close()
     say(Message("run.stopped"))
     return 0
@@ -100,7 +115,7 @@ def _read_pin(prompt: str) -> str:
 
 def cmd_pin(args: argparse.Namespace) -> int:
     """Choose a new host PIN (typed twice, never echoed); logged-in hosts must log in again."""
-    table = texts(args.lang)
+    table = texts(args.lang or settings.load()["general"]["language"])
     data_dir = Session(args.data_dir).data_dir
     first = _read_pin(render(Message("run.pin_prompt"), texts=table))
     if _read_pin(render(Message("run.pin_again"), texts=table)) != first:
@@ -119,9 +134,11 @@ def add_web_parsers(subparsers: Any) -> None:
     """Register ``run`` and ``pin`` on the ``companion`` command's sub-parsers."""
 
     def common(parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE)
+        parser.add_argument("--lang", choices=LANGUAGES, default=None,
+                            help="language of the page and the voice (default: the config's)")
         parser.add_argument("--data-dir", type=Path, default=None,
-                            help="where the journal lives (default ~/.local/share/companion)")
+                            help="where the journal lives (default: the config's, else "
+                                 "~/.local/share/companion)")
 
     run = subparsers.add_parser("run", help="serve the live page and run the table")
     run.add_argument("--simulate", action="store_true",
@@ -137,15 +154,3 @@ def add_web_parsers(subparsers: Any) -> None:
     pin = subparsers.add_parser("pin", help="choose a new host PIN")
     common(pin)
     pin.set_defaults(func=cmd_pin)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run ``run`` or ``pin`` on their own, until they are wired into ``companion``."""
-    parser = argparse.ArgumentParser(prog="companion")
-    add_web_parsers(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return args.func(args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -39,10 +39,11 @@ class Server:
 
     def __init__(self, data_dir: Path, port: int = 0) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "web.cli", "run", "--simulate", "--seed", "5", "--host",
+            [sys.executable, "-m", "companion", "run", "--simulate", "--seed", "5", "--host",
              "127.0.0.1", "--port", str(port), "--data-dir", str(data_dir)],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            env={**os.environ, "PYTHONUNBUFFERED": "1",
+                 "COMPANION_CONFIG": str(Path(__file__).with_name("silent.toml"))})
         self.url = self.process.stdout.readline().split()[-1]
         self.port = int(self.url.rsplit(":", 1)[1].strip("/"))
 

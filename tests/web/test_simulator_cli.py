@@ -14,10 +14,11 @@ from pathlib import Path
 
 from webtools import setup_event
 
+from companion.cli import main
 from companion.engine import RuleError, Session
 from companion.simulator import KeyboardTable, Simulator
 from web.auth import PinStore
-from web.cli import add_web_parsers, main, page_url
+from web.cli import add_web_parsers, page_url
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -116,9 +117,10 @@ def test_run_serves_resumes_and_stops_on_sigterm(tmp_path):
     session.submit(setup_event())
     session.close()
     process = subprocess.Popen(
-        [sys.executable, "-m", "web.cli", "run", "--simulate", "--host", "127.0.0.1",
+        [sys.executable, "-m", "companion", "run", "--simulate", "--host", "127.0.0.1",
          "--port", "0", "--data-dir", str(data)], cwd=ROOT, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1",
+                 "COMPANION_CONFIG": str(Path(__file__).with_name("silent.toml"))})
     try:
         url = process.stdout.readline().split()[-1]
         assert url.startswith("http://127.0.0.1:")

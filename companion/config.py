@@ -1,0 +1,210 @@
+"""The companion's settings: defaults completed by TOML files; each value knows where it came from.
+
+Files are read in order, a later one overriding an earlier one: ``/etc/companion/config.toml``
+(the box's wiring, written by the installer), ``~/.config/companion/config.toml`` (the user's
+taste) and the file named by ``$COMPANION_CONFIG``. A file that cannot be parsed, an unknown key or
+a value of the wrong type gives one clear message naming the file and the line; the faulty part is
+ignored and everything else keeps working.
+
+A tinkerer adding a sensor adds its section to :data:`DEFAULTS` (and a description in
+:data:`HELP`); nothing else here changes.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SYSTEM_FILE = Path("/etc/companion/config.toml")
+USER_FILE = Path("~/.config/companion/config.toml")
+ENV_FILE = "COMPANION_CONFIG"
+
+#: Every setting and its default, by section. A pin is a BCM GPIO number, or ``false`` when the
+#: part is not wired.
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "general": {"language": "en", "data_dir": ""},
+    "speech": {"backend": "pyttsx3", "volume": 1.0, "rate": 160, "voice": "", "enabled": True},
+    "buttons": {"next": 17, "undo": 27, "draw": 22, "roll": 23, "bounce_time": 0.05,
+                "hold_time": 1.0, "pull_up": True, "long_next": "repeat", "long_undo": "",
+                "long_draw": "", "long_roll": ""},
+    "leds": {"red": 5, "green": 6, "blue": 13, "common_anode": False, "dice": False,
+             "card": False, "choice": False, "host": False, "warning": False},
+    "rfid": {"reader": "none", "spi_bus": 0, "spi_device": 0, "i2c_bus": 1,
+             "i2c_address": 0x24, "device": "", "wedge_format": "hex", "repeat_window": 1.0},
+    "camera": {"kind": "none", "index": 0, "path": "", "width": 1280, "height": 960,
+               "fps": 10.0, "loop": True},
+}
+
+#: What each choice-valued setting accepts.
+CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("general", "language"): ("fr", "en"),
+    ("speech", "backend"): ("pyttsx3", "espeak-ng", "silent"),
+    ("rfid", "reader"): ("none", "mfrc522", "pn532", "keyboard"),
+    ("rfid", "wedge_format"): ("hex", "decimal"),
+    ("camera", "kind"): ("none", "picamera2", "opencv", "replay"),
+    **{("buttons", f"long_{role}"): ("", "next", "undo", "draw", "roll", "repeat")
+       for role in ("next", "undo", "draw", "roll")},
+}
+
+PIN_KEYS = {("buttons", k) for k in ("next", "undo", "draw", "roll")} | {
+    ("leds", k) for k in ("red", "green", "blue", "dice", "card", "choice", "host", "warning")}
+
+DEFAULT_ORIGIN = "default"
+
+
+@dataclass
+class Config:
+    """The effective settings, where each came from, and what was wrong in the files.
+
+    ``config["buttons"]["next"]`` reads a value; ``origin("buttons", "next")`` says
+    ``default`` or ``/etc/companion/config.toml:12``; ``problems`` lists one sentence per fault.
+    """
+
+    values: dict[str, dict[str, Any]] = field(default_factory=lambda: _copy(DEFAULTS))
+    origins: dict[tuple[str, str], str] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+
+    def __getitem__(self, section: str) -> dict[str, Any]:
+        return self.values[section]
+
+    def origin(self, section: str, key: str) -> str:
+        """Where a value came from: ``default`` or ``FILE:LINE``."""
+        return self.origins.get((section, key), DEFAULT_ORIGIN)
+
+    def describe(self) -> list[str]:
+        """The effective config as TOML lines, each value commented with its origin."""
+        lines = [f"# read: {', '.join(map(str, self.files)) or 'no file, defaults only'}"]
+        for section, values in self.values.items():
+            lines.append(f"\n[{section}]")
+            for key, value in values.items():
+                text = f"{key} = {_toml(value)}"
+                lines.append(f"{text:<32} # {self.origin(section, key)}")
+        return lines
+
+
+def _copy(values: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {section: dict(items) for section, items in values.items()}
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return repr(value)
+
+
+def default_files() -> list[Path]:
+    """The files read, in order, when none is named."""
+    files = [SYSTEM_FILE, USER_FILE.expanduser()]
+    if os.environ.get(ENV_FILE):
+        files.append(Path(os.environ[ENV_FILE]))
+    return files
+
+
+def load(files: Sequence[Path | str] | None = None) -> Config:
+    """Read the config files that exist (``default_files()`` unless told) over the defaults."""
+    config = Config()
+    for path in map(Path, default_files() if files is None else files):
+        if path.is_file():
+            _merge_file(config, path)
+    return config
+
+
+_HEADER = re.compile(r"^\s*\[\s*([A-Za-z0-9_.\-\"' ]+?)\s*\]")
+_KEY = re.compile(r"^\s*([A-Za-z0-9_\-\"'. ]+?)\s*=")
+
+
+def _key_lines(text: str) -> dict[tuple[str, str], int]:
+    """Line numbers of ``key = value`` lines by (section, key): tomllib does not give them."""
+    lines: dict[tuple[str, str], int] = {}
+    section = ""
+    for number, line in enumerate(text.splitlines(), start=1):
+        header = _HEADER.match(line)
+        if header:
+            section = header.group(1).strip("\"'")
+            lines.setdefault((section, ""), number)
+            continue
+        key = _KEY.match(line)
+        if key:
+            parts = [p.strip().strip("\"'") for p in key.group(1).split(".")]
+            full = ".".join([section, *parts]) if section else ".".join(parts)
+            head, _, tail = full.partition(".")
+            lines.setdefault((head, tail), number)
+    return lines
+
+
+def _merge_file(config: Config, path: Path) -> None:
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        config.problems.append(f"{path}: cannot be read ({exc}); its settings are ignored")
+        return
+    except tomllib.TOMLDecodeError as exc:
+        config.problems.append(f"{path}: {exc}; the settings of this file are ignored")
+        return
+    config.files.append(path)
+    lines = _key_lines(text)
+
+    def where(section: str, key: str = "") -> str:
+        number = lines.get((section, key)) or lines.get((section, ""))
+        return f"{path}:{number}" if number else str(path)
+
+    for section, items in data.items():
+        if section not in DEFAULTS:
+            config.problems.append(f"{where(section)}: unknown section [{section}]"
+                                   f"{_suggest(section, DEFAULTS)}; it is ignored")
+            continue
+        if not isinstance(items, dict):
+            config.problems.append(f"{where(section)}: {section} must be a [section]; ignored")
+            continue
+        for key, value in items.items():
+            problem = _check(section, key, value)
+            if problem:
+                config.problems.append(f"{where(section, key)}: {problem}")
+                continue
+            config.values[section][key] = value
+            config.origins[(section, key)] = where(section, key)
+
+
+def _suggest(name: str, known: Mapping[str, Any]) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _check(section: str, key: str, value: Any) -> str | None:
+    """Why a value cannot be used, or None when it is fine."""
+    known = DEFAULTS[section]
+    if key not in known:
+        return (f"unknown key {key!r} in [{section}]{_suggest(key, known)}; it is ignored "
+                f"(known: {', '.join(known)})")
+    default = known[key]
+    if (section, key) in PIN_KEYS:
+        ok = value is False or (isinstance(value, int) and not isinstance(value, bool)
+                                and 0 <= value <= 27)
+        expected = "a BCM GPIO number 0..27, or false when not wired"
+    elif (section, key) in CHOICES:
+        ok = value in CHOICES[(section, key)]
+        expected = "one of " + ", ".join(repr(c) for c in CHOICES[(section, key)])
+    elif isinstance(default, bool):
+        ok, expected = isinstance(value, bool), "true or false"
+    elif isinstance(default, float):
+        ok = isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
+        expected = "a number >= 0"
+    elif isinstance(default, int):
+        ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+        expected = "a whole number >= 0"
+    else:
+        ok, expected = isinstance(value, str), "text in quotes"
+    if ok:
+        return None
+    return (f"{section}.{key} = {_toml(value)} is not {expected}; "
+            f"the default {_toml(default)} is kept")

@@ -1,0 +1,126 @@
+"""Everything the config describes, built and started around a session.
+
+``start(session, config)`` makes the table and adds the buttons, LEDs, RFID reader and camera
+that the config names. A part that is configured but missing is reported once (logged, said
+aloud, listed on the host page) and the rest starts anyway. ``companion run`` calls it.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from companion.config import Config
+from companion.engine import Message, Session
+from companion.speech import Announcer
+
+from .buttons import Buttons
+from .cameras import Camera, OpenCVCamera, PiCamera, ReplayCamera
+from .leds import Indicator, Lights, RGBLights, SingleLights
+from .rfid import TagReader, TagSource
+from .rfid.mfrc522 import MFRC522
+from .rfid.pn532 import PN532
+from .rfid.wedge import KeyboardWedge
+from .status import Status
+from .table import Table
+
+log = logging.getLogger(__name__)
+
+ROLES = ("next", "undo", "draw", "roll")
+STATES = ("dice", "card", "choice", "host")
+
+
+def make_reader(rfid: Mapping[str, Any]) -> TagReader | None:
+    """The RFID reader of the ``[rfid]`` settings, or None when there is none."""
+    kind = rfid["reader"]
+    if kind == "mfrc522":
+        return MFRC522(rfid["spi_bus"], rfid["spi_device"])
+    if kind == "pn532":
+        return PN532(rfid["i2c_bus"], rfid["i2c_address"])
+    if kind == "keyboard":
+        return KeyboardWedge(rfid["device"], decimal=rfid["wedge_format"] == "decimal")
+    return None
+
+
+def make_camera(camera: Mapping[str, Any]) -> Camera | None:
+    """The camera of the ``[camera]`` settings, or None when there is none."""
+    kind, size = camera["kind"], (camera["width"], camera["height"])
+    if kind == "picamera2":
+        return PiCamera(*size)
+    if kind == "opencv":
+        return OpenCVCamera(camera["path"] or camera["index"], *size)
+    if kind == "replay":
+        return ReplayCamera(camera["path"], camera["fps"], loop=camera["loop"])
+    return None
+
+
+def make_lights(leds: Mapping[str, Any], pin_factory: Any = None) -> Lights | None:
+    """One LED per state if any is wired, else the RGB LED if its three pins are, else None."""
+    singles = {state: leds[state] for state in STATES if leds[state] is not False}
+    if singles:
+        warning = leds["warning"] if leds["warning"] is not False else None
+        return SingleLights(singles, warning, pin_factory)
+    if all(leds[c] is not False for c in ("red", "green", "blue")):
+        return RGBLights(leds["red"], leds["green"], leds["blue"], leds["common_anode"],
+                         pin_factory)
+    return None
+
+
+def make_buttons(buttons: Mapping[str, Any], status: Status, pin_factory: Any = None) -> Buttons:
+    """The buttons of the ``[buttons]`` settings."""
+    return Buttons({role: buttons[role] for role in ROLES},
+                   {role: buttons[f"long_{role}"] for role in ROLES if buttons[f"long_{role}"]},
+                   buttons["bounce_time"], buttons["hold_time"], buttons["pull_up"],
+                   pin_factory, status)
+
+
+def start(session: Session, config: Config, announcer: Announcer | None = None,
+          pin_factory: Any = None, data_dir: Path | None = None) -> Table:
+    """Build the table and start every configured part; returns the table (``stop()`` ends it)."""
+
+    def tell(device: str, problem: str | None) -> None:
+        if announcer is not None:
+            key = "hardware.back" if problem is None else (
+                "hardware.config" if device == "config" else "hardware.missing")
+            announcer.say(Message(key, {"device": device}))
+
+    status = Status(session.data_dir, tell)
+    for problem in config.problems:
+        status.problem("config", problem)
+    table = Table(session, announcer, status=status)
+    with warnings.catch_warnings():  # gpiozero warns about each pin library it cannot load
+        warnings.simplefilter("ignore")
+        _start_pins(table, config, status, pin_factory)
+    reader = make_reader(config["rfid"])
+    if reader is not None:
+        table.add(TagSource(reader, status, window=config["rfid"]["repeat_window"]))
+    camera = make_camera(config["camera"])
+    if camera is not None:
+        from .dice import DiceWatcher  # needs vision (OpenCV): only with a camera
+
+        watcher = DiceWatcher(camera, session.expects, status, data_dir or session.data_dir)
+        table.add(watcher)
+        table.actions["roll"] = watcher.read_now
+    return table
+
+
+def _start_pins(table: Table, config: Config, status: Status, pin_factory: Any) -> None:
+    try:
+        from gpiozero import GPIOZeroError
+    except ImportError as exc:
+        status.problem("GPIO", f"gpiozero is not installed ({exc}): buttons and LEDs are off")
+        return
+    table.add(make_buttons(config["buttons"], status, pin_factory))
+    try:
+        lights = make_lights(config["leds"], pin_factory)
+    except (GPIOZeroError, OSError, ValueError) as exc:  # no pin library, a pin in use...
+        status.problem("LEDs", f"cannot be used ({exc})")
+        return
+    if lights is not None:
+        indicator = Indicator(lights, table.waiting).start()
+        indicator.attach(table.session)
+        table.on_warning.append(indicator.warn)
+        table.outputs.append(indicator)

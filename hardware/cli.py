@@ -1,0 +1,160 @@
+"""The hardware commands: ``companion tags list|enroll|forget``, ``companion config`` and
+``companion doctor``.
+
+``companion/cli.py`` calls :func:`add_hardware_parsers` on its subparsers; each command stores
+its handler in ``func`` (``func(args) -> exit code``). Bad input prints one line on stderr and
+exits with code 2; ``doctor`` exits with 1 when a check fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from companion import config as settings
+from companion.engine import DefinitionStore, default_data_dir, find_game
+
+from . import doctor
+from .build import make_reader
+from .rfid import PartialRead, canonical_uid
+from .tags import TagMap
+
+BAD_INPUT = 2
+
+
+def _config(args: argparse.Namespace) -> settings.Config:
+    files = settings.default_files() + ([args.config] if args.config else [])
+    return settings.load(files)
+
+
+def _data_dir(args: argparse.Namespace, config: settings.Config) -> Path:
+    if args.data_dir:
+        return Path(args.data_dir)
+    configured = config["general"]["data_dir"]
+    return Path(configured).expanduser() if configured else default_data_dir()
+
+
+def cmd_tags_list(args: argparse.Namespace) -> int:
+    """Print every enrolled tag."""
+    tags = TagMap(_data_dir(args, _config(args))).items()
+    if args.json:
+        print(json.dumps(dict(tags), indent=1))
+    for uid, entry in tags if not args.json else ():
+        print(f"{uid:<22} {entry.get('game') or '-':<16} {entry['card']}")
+    return 0
+
+
+def cmd_tags_enroll(args: argparse.Namespace) -> int:
+    """Teach a tag which card it stands for: given with --uid, or read from the reader."""
+    config = _config(args)
+    data_dir = _data_dir(args, config)
+    game = find_game(args.game)
+    cards = game.known_definitions(DefinitionStore(data_dir, game.id).load()).get("card", {})
+    if args.card not in cards:
+        print(f"unknown card {args.card!r} in {game.id}; see `companion cards list` or add it "
+              "with `companion cards add`", file=sys.stderr)
+        return BAD_INPUT
+    try:
+        uid = canonical_uid(args.uid) if args.uid else _wait_for_tag(config, args.timeout)
+    except (ValueError, OSError) as exc:
+        print(str(exc), file=sys.stderr)
+        return BAD_INPUT
+    if uid is None:
+        print(f"no tag read within {args.timeout:g} s", file=sys.stderr)
+        return BAD_INPUT
+    TagMap(data_dir).enroll(uid, args.card, game.id)
+    print(f"tag {uid} is now {args.card} ({game.id})")
+    return 0
+
+
+def _wait_for_tag(config: settings.Config, timeout: float) -> str | None:
+    reader = make_reader(config["rfid"])
+    if reader is None:
+        raise OSError("no RFID reader configured ([rfid] reader); give the tag with --uid")
+    print(f"{reader.name}: {reader.open()}. Swipe the tag now...", file=sys.stderr)
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            try:
+                uid = reader.read_uid(0.05)
+            except PartialRead:
+                continue
+            if uid is not None:
+                return uid
+        return None
+    finally:
+        reader.close()
+
+
+def cmd_tags_forget(args: argparse.Namespace) -> int:
+    """Forget a tag."""
+    try:
+        uid = canonical_uid(args.uid)
+    except ValueError as exc:
+        print(str(exc), file=sys.stderr)
+        return BAD_INPUT
+    if not TagMap(_data_dir(args, _config(args))).forget(uid):
+        print(f"tag {uid} is not enrolled", file=sys.stderr)
+        return BAD_INPUT
+    print(f"forgot tag {uid}")
+    return 0
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    """Print the effective config, each value with where it came from, then the problems."""
+    config = _config(args)
+    print("\n".join(config.describe()))
+    for problem in config.problems:
+        print(problem, file=sys.stderr)
+    return BAD_INPUT if config.problems else 0
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    """Check the box and say how to fix what is wrong."""
+    config = _config(args)
+    checks = doctor.run(config, _data_dir(args, config))
+    if args.json:
+        print(json.dumps([c.to_json() for c in checks], indent=1))
+    else:
+        print("\n".join(doctor.report(checks)))
+    return 1 if any(c.ok is False for c in checks) else 0
+
+
+def add_hardware_parsers(subparsers: argparse._SubParsersAction) -> None:
+    """Register ``tags``, ``config`` and ``doctor`` on the ``companion`` subparsers."""
+
+    def common(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--config", type=Path, default=None,
+                            help="one more config file, read last")
+        parser.add_argument("--data-dir", type=Path, default=None,
+                            help="where the journal and tags.json live")
+
+    tags = subparsers.add_parser("tags", help="RFID tags and the cards they stand for")
+    sub = tags.add_subparsers(dest="tags_command", required=True)
+    p = sub.add_parser("list", help="every enrolled tag")
+    p.add_argument("--json", action="store_true")
+    common(p)
+    p.set_defaults(func=cmd_tags_list)
+    p = sub.add_parser("enroll", help="teach a tag which card it is (swipe it, or give --uid)")
+    p.add_argument("card", help="the card id, as in `companion cards list`")
+    p.add_argument("--uid", help="the tag's UID in hex (default: read it from the reader)")
+    p.add_argument("--game", default="last-bastion")
+    p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a swipe")
+    common(p)
+    p.set_defaults(func=cmd_tags_enroll)
+    p = sub.add_parser("forget", help="forget a tag")
+    p.add_argument("uid")
+    common(p)
+    p.set_defaults(func=cmd_tags_forget)
+
+    p = subparsers.add_parser("config", help="the effective config and where each value came from")
+    common(p)
+    p.set_defaults(func=cmd_config)
+
+    p = subparsers.add_parser("doctor", help="check the box: interfaces, reader, camera, pins...")
+    p.add_argument("--json", action="store_true")
+    common(p)
+    p.set_defaults(func=cmd_doctor)

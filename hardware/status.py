@@ -1,0 +1,79 @@
+"""What the hardware is doing, for the host page and ``companion doctor``.
+
+A device that is configured but missing or failing is reported once (not on every retry), and
+once more when it comes back. The last raw tag UID seen is kept with its time and written to
+``DATA_DIR/hardware-status.json``: "the reader works but the card never shows up" is the most
+common trouble with RFID boxes, and this answers it even from another process.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+STATUS_FILE = "hardware-status.json"
+
+Listener = Callable[[str, str | None], None]
+"""Called with (device, problem) when a device fails, and (device, None) when it is back."""
+
+
+class Status:
+    """Problems by device, reported once each, and the last tag seen."""
+
+    def __init__(self, data_dir: Path | None = None, listener: Listener | None = None) -> None:
+        self.path = Path(data_dir) / STATUS_FILE if data_dir is not None else None
+        self.listener = listener
+        self.problems: dict[str, str] = {}
+        self.last_tag: dict[str, Any] | None = None
+        self._lock = threading.Lock()
+
+    def problem(self, device: str, text: str) -> bool:
+        """Report that ``device`` fails; True the first time (later calls only log at debug)."""
+        with self._lock:
+            first = device not in self.problems
+            self.problems[device] = text
+        if first:
+            log.warning("%s: %s", device, text)
+            if self.listener is not None:
+                self.listener(device, text)
+        else:
+            log.debug("%s still failing: %s", device, text)
+        return first
+
+    def resolved(self, device: str) -> None:
+        """Report that ``device`` works (again)."""
+        with self._lock:
+            was = self.problems.pop(device, None)
+        if was is not None:
+            log.warning("%s: working again", device)
+            if self.listener is not None:
+                self.listener(device, None)
+
+    def tag_seen(self, uid: str, reader: str, card: str | None = None) -> None:
+        """Remember the last raw UID read, whether or not it is a known card."""
+        self.last_tag = {"uid": uid, "reader": reader, "card": card, "at": time.time()}
+        if self.path is not None:
+            tmp = self.path.with_suffix(".tmp")
+            tmp.write_text(json.dumps({"last_tag": self.last_tag}), encoding="utf-8")
+            os.replace(tmp, self.path)
+
+    def snapshot(self) -> dict[str, Any]:
+        """Problems and last tag as JSON-ready data (for the host page)."""
+        with self._lock:
+            return {"problems": dict(self.problems), "last_tag": self.last_tag}
+
+
+def last_tag(data_dir: Path) -> dict[str, Any] | None:
+    """The last tag another process saw, from its status file, or None."""
+    try:
+        return json.loads((Path(data_dir) / STATUS_FILE).read_text(encoding="utf-8"))["last_tag"]
+    except (OSError, ValueError, KeyError):
+        return None

@@ -1,0 +1,75 @@
+"""The tag → card map, kept in the data directory as ``tags.json``.
+
+A tag stands for one card of one game (the same sticker may not mean two cards). UIDs are
+canonical upper-case hex. The file is rewritten atomically, so a power cut never leaves half of
+it; a damaged file is reported and set aside instead of stopping the companion.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from .rfid import canonical_uid
+
+log = logging.getLogger(__name__)
+
+TAGS_FILE = "tags.json"
+
+
+class TagMap:
+    """Which card each RFID tag stands for: ``{uid: {"card": id, "game": game_id}}``."""
+
+    def __init__(self, data_dir: Path | str) -> None:
+        self.path = Path(data_dir) / TAGS_FILE
+        self._lock = threading.Lock()
+        self._tags = self._load()
+
+    def _load(self) -> dict[str, dict[str, Any]]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            return {canonical_uid(uid): dict(entry) for uid, entry in data["tags"].items()}
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            broken = self.path.with_suffix(".broken")
+            log.error("%s is damaged (%s); kept as %s, starting with no tags",
+                      self.path, exc, broken)
+            os.replace(self.path, broken)
+            return {}
+
+    def card(self, uid: str, game: str | None = None) -> str | None:
+        """The card a tag stands for (in ``game``, if given), or None when it is unknown."""
+        entry = self._tags.get(canonical_uid(uid))
+        if entry is None or (game is not None and entry.get("game") not in (None, game)):
+            return None
+        return entry["card"]
+
+    def items(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every known tag, sorted by UID."""
+        return sorted(self._tags.items())
+
+    def enroll(self, uid: str, card: str, game: str | None = None) -> None:
+        """Remember that a tag stands for ``card``."""
+        with self._lock:
+            self._tags[canonical_uid(uid)] = {"card": card, "game": game}
+            self._save()
+
+    def forget(self, uid: str) -> bool:
+        """Forget a tag; False when it was not known."""
+        with self._lock:
+            found = self._tags.pop(canonical_uid(uid), None) is not None
+            if found:
+                self._save()
+        return found
+
+    def _save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"tags": self._tags}, indent=1, sort_keys=True),
+                       encoding="utf-8")
+        os.replace(tmp, self.path)

@@ -1,0 +1,153 @@
+"""Cameras and the dice adapter: replays of video files and image folders, vision's settle
+detection on their frames, a camera that disappears and comes back, and rolls turned into events
+for what is expected. Faces come from a labelled reader: reading them is vision's job (tested in
+tests/vision); here the question is when a roll is read and what it becomes."""
+
+import cv2
+import hwtools
+import numpy as np
+import pytest
+from hwfakes import dice_video, labelled_roll
+
+from companion.engine import Expectation, Message
+from hardware.cameras import CameraError, EndOfStream, OpenCVCamera, PiCamera, ReplayCamera
+from hardware.dice import DiceWatcher, dice_record
+from hardware.status import Status
+from vision import Die, Roll
+
+D6 = Expectation("dice", ("dice",), profile="d6", count=3)
+
+
+def labelled(*faces):
+    """A dice reader that knows the faces of the video (and counts its calls)."""
+    def read(frame, profile, count):
+        read.calls += 1
+        return labelled_roll(profile, faces)
+    read.calls = 0
+    return read
+
+
+def run_watcher(camera, expects, reader, **kwargs):
+    records = []
+    watcher = DiceWatcher(camera, expects, reader=reader, **kwargs)
+    watcher.start(records.append)
+    watcher.join(30)
+    watcher.stop()
+    return records
+
+
+def test_a_settled_roll_in_a_video_becomes_one_dice_event(tmp_path):
+    video = dice_video(tmp_path / "roll.avi", ["3", "5", "6"], profile="d6")
+    reader = labelled("3", "5", "6")
+    records = run_watcher(ReplayCamera(video, realtime=False), lambda: D6, reader)
+    assert records == [{"type": "dice", "faces": ["3", "5", "6"], "source": "camera"}]
+    assert reader.calls == 1                 # read once, when the tray was still
+
+
+def test_nothing_is_read_while_the_game_waits_for_something_else(tmp_path):
+    video = dice_video(tmp_path / "roll.avi", ["3", "5", "6"], profile="d6")
+    card = Expectation("card", ("card",))
+    reader = labelled("3", "5", "6")
+    assert run_watcher(ReplayCamera(video, realtime=False), lambda: card, reader) == []
+    assert reader.calls == 0
+
+
+def test_a_folder_of_images_is_a_replay_too(tmp_path):
+    video = dice_video(tmp_path / "roll.avi", ["2", "4"], profile="d6")
+    capture = cv2.VideoCapture(str(video))
+    index = 0
+    while (frame := capture.read())[0]:
+        cv2.imwrite(str(tmp_path / f"frame{index:03d}.png"), frame[1])
+        index += 1
+    two = Expectation("dice", ("dice",), profile="d6", count=2)
+    records = run_watcher(ReplayCamera(tmp_path, realtime=False), lambda: two, labelled("2", "4"))
+    assert records == [{"type": "dice", "faces": ["2", "4"], "source": "camera"}]
+
+
+def test_unsure_or_miscounted_rolls_ask_the_host():
+    def roll(*faces, unsure=False):
+        return Roll("d6", tuple(Die(f, 0.3 if unsure else 1.0, (0, 0, 9, 9), unsure)
+                                for f in faces))
+    assert dice_record(roll("3", "5"), D6) == Message("camera.count", {"seen": 2, "count": 3})
+    assert dice_record(roll("3", "5", "6", unsure=True), D6) == Message(
+        "camera.unsure", {"faces": ["3", "5", "6"]})
+
+
+class FlakyCamera:
+    """Gives frames, then fails twice (a loose cable), then gives frames again."""
+
+    name = "flaky camera"
+
+    def __init__(self):
+        self.reads, self.opens = 0, 0
+
+    def open(self):
+        self.opens += 1
+
+    def read(self):
+        self.reads += 1
+        if self.reads in (3, 4):
+            raise CameraError("no frame")
+        if self.reads > 8:
+            raise EndOfStream("done")
+        return self.reads / 10, np.zeros((64, 64, 3), np.uint8)
+
+    def close(self):
+        pass
+
+
+def test_a_camera_that_disappears_is_reported_once_and_reopened():
+    events = []
+    status = Status(listener=lambda device, problem: events.append((device, problem)))
+    camera = FlakyCamera()
+    run_watcher(camera, lambda: D6, labelled("1"), status=status, retry=0.01)
+    assert camera.opens == 3
+    assert events == [("flaky camera", "no frame"), ("flaky camera", None)]
+
+
+def test_missing_cameras_say_how_to_fix_them(tmp_path):
+    with pytest.raises(CameraError, match="picamera2"):
+        PiCamera().open()
+    with pytest.raises(CameraError, match="does not exist"):
+        ReplayCamera(tmp_path / "nothing.avi").open()
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(CameraError, match="no frames"):
+        ReplayCamera(tmp_path / "empty").open()
+    with pytest.raises(CameraError, match="cannot be opened"):
+        OpenCVCamera(str(tmp_path / "no-device")).open()
+
+
+def test_a_webcam_that_stops_giving_frames_fails_clearly(tmp_path):
+    video = dice_video(tmp_path / "roll.avi", ["1"], profile="d6", moving=1, still=1)
+    camera = OpenCVCamera(str(video))
+    camera.open()
+    camera.read()
+    camera.read()
+    with pytest.raises(CameraError, match="unplugged"):
+        camera.read()
+    camera.close()
+
+
+def test_the_roll_button_reads_at_once(tmp_path):
+    video = dice_video(tmp_path / "roll.avi", ["3", "5", "6"], profile="d6", moving=0, still=3)
+    records = []
+    watcher = DiceWatcher(ReplayCamera(video, fps=5), lambda: D6, still_seconds=60,
+                          reader=labelled("3", "5", "6"))
+    watcher.read_now()
+    watcher.start(records.append)
+    watcher.join(10)
+    assert records == [{"type": "dice", "faces": ["3", "5", "6"], "source": "camera"}]
+
+
+def test_a_failing_dice_reader_is_reported_and_the_camera_goes_on(tmp_path):
+    video = dice_video(tmp_path / "roll.avi", ["3"], profile="d6", moving=0, still=4)
+
+    def broken(frame, profile, count):
+        raise FileNotFoundError("no model")
+    status = Status()
+    camera = ReplayCamera(video, realtime=False, loop=True)
+    watcher = DiceWatcher(camera, lambda: D6, status, reader=broken, still_seconds=0.1)
+    watcher.start(lambda record: None)
+    assert hwtools.wait_until(lambda: "dice reader" in status.problems)
+    watcher.stop()
+    assert "FileNotFoundError: no model" in status.problems["dice reader"]

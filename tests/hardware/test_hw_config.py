@@ -1,0 +1,70 @@
+"""The TOML config: defaults, layering, origins, and clear messages for every kind of mistake."""
+
+import hwtools  # noqa: F401  (puts the repository first on sys.path)
+
+from companion import config
+
+
+def write(path, text):
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_defaults_when_no_file(tmp_path):
+    cfg = config.load([tmp_path / "absent.toml"])
+    assert cfg["buttons"]["next"] == 17
+    assert cfg.origin("buttons", "next") == "default"
+    assert cfg.problems == [] and cfg.files == []
+
+
+def test_a_later_file_wins_and_each_value_knows_its_line(tmp_path):
+    system = write(tmp_path / "system.toml",
+                   "[rfid]\nreader = \"mfrc522\"\n\n[buttons]\nnext = 5\n")
+    user = write(tmp_path / "user.toml",
+                 "[buttons]\n# mine\nnext = 6\n[general]\nlanguage = 'fr'\n")
+    cfg = config.load([system, user])
+    assert cfg["buttons"]["next"] == 6
+    assert cfg.origin("buttons", "next") == f"{user}:3"
+    assert cfg.origin("rfid", "reader") == f"{system}:2"
+    assert cfg["general"]["language"] == "fr"
+    described = "\n".join(cfg.describe())
+    assert 'reader = "mfrc522"' in described and f"# {system}:2" in described
+
+
+def test_typo_in_a_key_names_file_line_and_suggestion_and_the_rest_applies(tmp_path):
+    path = write(tmp_path / "c.toml", "[speech]\nrate = 140\nvoluem = 0.5\nvoice = \"fr\"\n")
+    cfg = config.load([path])
+    assert cfg["speech"]["rate"] == 140 and cfg["speech"]["voice"] == "fr"
+    assert cfg["speech"]["volume"] == 1.0
+    [problem] = cfg.problems
+    assert problem.startswith(f"{path}:3: unknown key 'voluem'")
+    assert "did you mean 'volume'" in problem
+
+
+def test_unknown_section_and_wrong_types_keep_defaults(tmp_path):
+    path = write(tmp_path / "c.toml", "[buton]\nnext = 3\n[buttons]\nnext = 99\nundo = \"x\"\n"
+                                      "pull_up = 1\nroll = false\n[camera]\nkind = \"usb\"\n")
+    cfg = config.load([path])
+    text = "\n".join(cfg.problems)
+    assert f"{path}:1: unknown section [buton] (did you mean 'buttons'?)" in text
+    assert f"{path}:4: buttons.next = 99 is not a BCM GPIO number" in text
+    assert f"{path}:5:" in text and f"{path}:6:" in text
+    assert f"{path}:9: camera.kind = \"usb\" is not one of" in text
+    assert cfg["buttons"]["next"] == 17 and cfg["buttons"]["roll"] is False
+
+
+def test_a_file_that_does_not_parse_is_skipped_with_its_line(tmp_path):
+    broken = write(tmp_path / "broken.toml", "[speech]\nrate = 140\nvolume = = 2\n")
+    good = write(tmp_path / "good.toml", "[general]\nlanguage = \"fr\"\n")
+    cfg = config.load([broken, good])
+    [problem] = cfg.problems
+    assert problem.startswith(f"{broken}: ") and "line 3" in problem
+    assert cfg["speech"]["rate"] == 160 and cfg["general"]["language"] == "fr"
+
+
+def test_dotted_keys_and_env_file(tmp_path, monkeypatch):
+    path = write(tmp_path / "env.toml", "speech.rate = 120\n")
+    monkeypatch.setenv("COMPANION_CONFIG", str(path))
+    assert config.default_files()[-1] == path
+    cfg = config.load([path])
+    assert cfg["speech"]["rate"] == 120 and cfg.origin("speech", "rate") == f"{path}:1"

@@ -1,0 +1,146 @@
+"""The announcer: its own thread, FR/EN, stale chatter dropped, warnings and results kept,
+and espeak-ng writing WAV files that hold speech of a plausible length."""
+
+import ast
+import re
+import threading
+import time
+import wave
+from pathlib import Path
+
+import hwtools
+import pytest
+
+import hardware
+from companion import speech
+from companion.engine import Message
+from companion.i18n import render
+from companion.speech import (
+    CHATTER,
+    RESULT,
+    WARNING,
+    Announcer,
+    EspeakVoice,
+    Pyttsx3Voice,
+    SilentVoice,
+    load_catalogs,
+    make_voice,
+    urgency,
+)
+from hardware import MESSAGES_DIR
+
+
+def test_urgency_of_keys():
+    assert urgency("turn.start") == CHATTER and urgency("expect.card") == CHATTER
+    assert urgency("card.drawn") == RESULT and urgency("game.won") == RESULT
+    assert urgency("grip.tile") == WARNING and urgency("grip.tile_freed") == RESULT
+    assert urgency("hardware.missing") == WARNING
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_announcements_are_spoken_in_the_configured_language(tmp_path, lang):
+    voice = hwtools.RecordingVoice()
+    announcer = Announcer(voice, lang).start()
+    session = hwtools.Session(tmp_path)
+    announcer.attach(session)
+    step = session.submit(hwtools.solo(hero="elmer"))
+    step2 = session.submit({"type": "card", "id": "incube"})
+    assert announcer.wait_idle()
+    expected = [render(m, lang, session.game, step.state)
+                for m in step.announcements] + [
+                render(m, lang, session.game, step2.state) for m in step2.announcements]
+    spoken = [text for text, _ in voice.lines]
+    assert [t for t in spoken if t in expected] == [t for t in expected if t in spoken]
+    assert expected[-1] in spoken and all(code == lang for _, code in voice.lines)
+    assert ("Drawn: Incube" if lang == "en" else "Incube") in spoken[-1]
+
+
+def test_speech_never_delays_the_engine_and_drops_only_stale_chatter(tmp_path):
+    gate = threading.Event()
+    voice = hwtools.RecordingVoice(gate)
+    announcer = Announcer(voice, "en", catalogs=[MESSAGES_DIR]).start()
+    session = hwtools.started_game(tmp_path)
+    announcer.attach(session)
+    start = time.perf_counter()
+    session.submit({"type": "card", "id": "incube"})       # result + chatter behind a slow voice
+    session.submit({"type": "place", "slot": "red.1"})     # its prompt: chatter, soon stale
+    session.submit({"type": "answer", "effects": []})
+    announcer.say(Message("press.game_over"))               # a warning of the companion's own
+    assert time.perf_counter() - start < 1.0                 # the voice is blocked all along
+    gate.set()
+    assert announcer.wait_idle()
+    spoken = [text for text, _ in voice.lines]
+    assert "Drawn: Incube, red, resistance 2." in spoken
+    assert "The game is over." in spoken
+    assert "Gary's Hero phase." in spoken  # chatter of the latest event is still said
+    levels = [s.urgency for s in announcer.said]
+    assert announcer.dropped >= 1 and levels.count(WARNING) == 1
+    announcer.stop()
+
+
+def test_extra_catalogs_are_rendered(tmp_path):
+    voice = hwtools.RecordingVoice()
+    announcer = Announcer(voice, "fr", catalogs=[MESSAGES_DIR]).start()
+    announcer.say(Message("tags.unknown", {"uid": "04A1B2C3"}))
+    assert announcer.wait_idle()
+    assert voice.lines == [("Badge de carte inconnu : indiquez sur le téléphone de quelle carte "
+                            "il s'agit.", "fr")]
+
+
+def wav_seconds(path):
+    with wave.open(str(path)) as wav:
+        assert wav.getnchannels() == 1 and wav.getsampwidth() == 2
+        return wav.getnframes() / wav.getframerate()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_espeak_writes_wav_files_of_plausible_length(tmp_path, lang):
+    voice = EspeakVoice(rate=160, output_dir=tmp_path)
+    announcer = Announcer(voice, lang).start()
+    session = hwtools.Session(tmp_path / "data")
+    announcer.attach(session)
+    session.submit(hwtools.solo(hero="elmer"))
+    assert announcer.wait_idle(30)  # else the turn's chatter is stale by the next event
+    session.submit({"type": "card", "id": "incube"})
+    assert announcer.wait_idle(30)
+    announcer.stop()
+    assert len(voice.written) == len(announcer.said) >= 3
+    for path, said in zip(voice.written, announcer.said, strict=True):
+        words = len(said.text.split())
+        seconds = wav_seconds(path)
+        # 160 words a minute is 0.375 s a word; pauses and long names stretch it, never by 3x
+        assert 0.15 * words < seconds < 1.2 * words + 0.5, (said.text, seconds)
+
+
+def test_espeak_speed_and_missing_command(tmp_path):
+    slow = EspeakVoice(rate=100, output_dir=tmp_path / "slow")
+    fast = EspeakVoice(rate=250, output_dir=tmp_path / "fast")
+    for voice in (slow, fast):
+        voice.speak("The dice are red, white and yellow.", "en")
+    assert wav_seconds(slow.written[0]) > 1.5 * wav_seconds(fast.written[0])
+    with pytest.raises(OSError, match="not installed"):
+        EspeakVoice(command="no-such-espeak")
+    assert isinstance(make_voice({"backend": "espeak-ng", "enabled": False}), SilentVoice)
+    assert isinstance(make_voice({"backend": "espeak-ng"}), EspeakVoice)
+
+
+def test_pyttsx3_picks_a_voice_of_the_language():
+    voice = Pyttsx3Voice(rate=200)
+    voice.speak("", "fr")  # nothing to say, but the engine starts and takes a French voice
+    assert "fr" in voice._engine.getProperty("voice")
+    voice.close()
+
+
+def test_every_hardware_message_key_has_a_text_in_both_languages():
+    keys = set()
+    for path in [*Path(hardware.__file__).parent.rglob("*.py"), Path(speech.__file__)]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and re.fullmatch(r"(press|tags|hardware|camera)\.[a-z_]+", node.value) \
+                    and node.value != "tags.json":  # the tag map's file name, not a key
+                keys.add(node.value)
+    assert {"tags.unknown", "hardware.config", "press.cannot_confirm"} <= keys
+    for lang in ("fr", "en"):
+        texts = load_catalogs([MESSAGES_DIR], lang)
+        assert sorted(keys - set(texts)) == [], lang
+    assert set(load_catalogs([MESSAGES_DIR], "fr")) == set(load_catalogs([MESSAGES_DIR], "en"))

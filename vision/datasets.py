@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,7 +12,19 @@ from .evaluate import Truth, load_yolo_labels
 from .imageio import load_image
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-BYLER = REPO_ROOT.parent / "shared" / "data" / "dice" / "byler-d6-train"
+RELATIVE = Path("data") / "dice" / "byler-d6-train"
+
+
+def _byler_folder() -> Path:
+    """``$COMPANION_SHARED/data/dice/byler-d6-train`` if set, else ``../shared`` next to the
+    repository, else the workplace's ``/work/shared`` (so a checkout elsewhere finds it)."""
+    candidates = [Path(os.environ["COMPANION_SHARED"]) / RELATIVE] if os.environ.get(
+        "COMPANION_SHARED") else []
+    candidates += [REPO_ROOT.parent / "shared" / RELATIVE, Path("/work/shared") / RELATIVE]
+    return next((c for c in candidates if (c / "images").is_dir()), candidates[0])
+
+
+BYLER = _byler_folder()
 
 
 class DatasetMissing(FileNotFoundError):

@@ -17,7 +17,7 @@ import numpy as np
 from .synth import render
 from .teach import face_vectors
 
-EXAMPLES_PER_FACE = 24
+EXAMPLES_PER_FACE = 48
 
 
 def rebuild(seed: int = 7) -> list[str]:
@@ -32,7 +32,7 @@ def rebuild(seed: int = 7) -> list[str]:
             continue
         examples = {}
         for face in data["faces"]:
-            frames = (render(data["name"], rng, faces=[face] * 4)[0] for _ in range(6))
+            frames = (render(data["name"], rng, faces=[face] * 4)[0] for _ in range(12))
             vectors = face_vectors(frames)[:EXAMPLES_PER_FACE]
             examples[face] = [[round(v, 3) for v in vec] for vec in vectors]
         data["examples"] = examples

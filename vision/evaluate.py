@@ -91,6 +91,7 @@ class Score:
     matched: int = 0
     correct: int = 0
     certain_wrong: int = 0
+    uncertain: int = 0
     frames: int = 0
     exact_frames: int = 0
     confusion: Counter = field(default_factory=Counter)
@@ -106,6 +107,7 @@ class Score:
             outcomes.append((truth.face, read))
             if die and die.face != truth.face and not die.uncertain:
                 self.certain_wrong += 1
+        self.uncertain += sum(d.uncertain for d in roll.dice)
         self.found += len(roll.dice)
         self.labelled += len(truths)
         self.matched += len(pairs)
@@ -124,6 +126,11 @@ class Score:
     def recall(self) -> float:
         """Share of labelled dice that were found."""
         return self.matched / self.labelled if self.labelled else 1.0
+
+    @property
+    def uncertain_share(self) -> float:
+        """Share of found dice marked uncertain (the host is asked about those)."""
+        return self.uncertain / self.found if self.found else 0.0
 
     @property
     def face_accuracy(self) -> float:

@@ -1,8 +1,11 @@
 """Describing a die's top face for faces learned from photos (colour and symbol dice).
 
 The description must not change when the die turns, so it uses colours (of the body and of the
-marks), how much of the face the marks cover, how they spread from the centre, and two
-rotation-invariant moments of their shape.
+marks), how much of the face the marks cover, the marks sampled on rings around their own centre
+and reduced, ring by ring, to the magnitudes of their angular Fourier terms (a turn of the die
+only shifts each ring, which leaves those magnitudes unchanged, while a bar, a triangle, a cross
+and a ring differ there even when they cover the same area), how many separate marks there are,
+and three rotation-invariant moments of their shape.
 """
 
 from __future__ import annotations
@@ -13,9 +16,14 @@ import numpy as np
 from .detect import Blob
 from .marks import cut, mark_mask
 
-FEATURES = 12
+RINGS = 5  # radial rings of the polar sampling, out to half a die side
+ANGLES = 32  # samples around each ring
+ORDERS = 5  # angular Fourier orders kept per ring (0 = coverage of the ring)
+FEATURES = 6 + 1 + RINGS * ORDERS + 1 + 3
 # Divisors that bring each feature to about one unit per clearly visible difference.
-SCALES = np.array([12, 6, 6, 12, 6, 6, 0.05, 0.15, 0.15, 0.15, 0.6, 1.5], np.float32)
+SCALES = np.array(
+    [12, 6, 6, 12, 6, 6, 0.05] + [0.15] * (RINGS * ORDERS) + [1.0] + [0.6, 1.5, 1.5], np.float32
+)
 
 
 def describe(image: np.ndarray, blob: Blob) -> np.ndarray | None:
@@ -28,8 +36,7 @@ def describe(image: np.ndarray, blob: Blob) -> np.ndarray | None:
     body = _median(lab[crop.inner & ~marks], crop.body)
     ink = _median(lab[marks], body)
     cover = float(marks.sum()) / float(crop.inner.sum())
-    rings, hu = _shape(marks, crop.inner)
-    raw = np.concatenate([body, ink, [cover], rings, hu]).astype(np.float32)
+    raw = np.concatenate([body, ink, [cover], _shape(marks, crop.side)]).astype(np.float32)
     raw[[1, 2, 4, 5]] -= 128.0
     return raw / SCALES
 
@@ -38,16 +45,19 @@ def _median(pixels: np.ndarray, fallback: np.ndarray) -> np.ndarray:
     return np.median(pixels, axis=0) if len(pixels) >= 3 else np.asarray(fallback, np.float32)
 
 
-def _shape(marks: np.ndarray, inner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Share of the marks in three rings around the face centre, and Hu moments 1-2 (log)."""
-    ys, xs = np.nonzero(inner)
-    cy, cx = ys.mean(), xs.mean()
-    radius = max(1.0, float(np.sqrt(inner.sum() / np.pi)))
+def _shape(marks: np.ndarray, side: float) -> np.ndarray:
+    """Polar Fourier magnitudes of the marks around their centre, mark count, Hu moments 1-3."""
     my, mx = np.nonzero(marks)
-    if len(mx) == 0:
-        return np.zeros(3, np.float32), np.zeros(2, np.float32)
-    r = np.hypot(my - cy, mx - cx) / radius
-    rings = np.histogram(np.clip(r, 0, 0.999), bins=3, range=(0, 1))[0] / len(r)
-    hu = cv2.HuMoments(cv2.moments(marks.astype(np.uint8), binaryImage=True))[:2, 0]
-    hu = -np.sign(hu) * np.log10(np.abs(hu) + 1e-12)
-    return rings.astype(np.float32), np.clip(hu, 0, 8).astype(np.float32)
+    if len(mx) < 3:
+        return np.zeros(RINGS * ORDERS + 1 + 3, np.float32)
+    soft = cv2.GaussianBlur(marks.astype(np.float32), (0, 0), max(0.5, side / 40))
+    radii = (np.arange(RINGS) + 0.5) / RINGS * 0.5 * side
+    angles = np.arange(ANGLES) * 2 * np.pi / ANGLES
+    xs = (mx.mean() + radii[:, None] * np.cos(angles)).astype(np.float32)
+    ys = (my.mean() + radii[:, None] * np.sin(angles)).astype(np.float32)
+    polar = cv2.remap(soft, xs, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    fourier = np.abs(np.fft.rfft(polar, axis=1))[:, :ORDERS] / ANGLES
+    count = cv2.connectedComponents(marks.astype(np.uint8))[0] - 1
+    hu = cv2.HuMoments(cv2.moments(marks.astype(np.uint8), binaryImage=True))[:3, 0]
+    hu = np.clip(-np.sign(hu) * np.log10(np.abs(hu) + 1e-12), 0, 8)
+    return np.concatenate([fourier.ravel(), [min(count, 8)], hu]).astype(np.float32)

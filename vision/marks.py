@@ -34,8 +34,8 @@ def cut(image: np.ndarray, blob: Blob) -> DieCrop | None:
 
     The inner area leaves out the die's rim, where side faces and shadow sit. The mark response
     is how much each pixel stands out as a small mark whose colour differs from the body (the
-    median colour inside, since marks cover far less than half of a face); a top-hat keeps marks
-    smaller than about a third of the die and drops larger areas such as a shaded side face.
+    median colour inside, since marks cover far less than half of a face); a wide top-hat keeps
+    marks up to most of the face (a large disk or triangle) and drops slow shading across it.
     """
     x0, y0, x1, y1 = blob.box
     side = blob.side
@@ -51,13 +51,17 @@ def cut(image: np.ndarray, blob: Blob) -> DieCrop | None:
     weighted = lab.astype(np.float32) * CHANNEL_WEIGHTS
     body = np.median(weighted[inner], axis=0)
     distance = np.clip(np.linalg.norm(weighted - body, axis=2), 0, 255).astype(np.uint8)
-    response = cv2.morphologyEx(distance, cv2.MORPH_TOPHAT, disk(int(0.32 * side)))
+    response = cv2.morphologyEx(distance, cv2.MORPH_TOPHAT, disk(int(0.9 * side)))
     return DieCrop(lab, inner, body / CHANNEL_WEIGHTS, response, side)
 
 
-def mark_mask(crop: DieCrop, floor: float = 20.0) -> np.ndarray:
+def mark_mask(crop: DieCrop, floor: float = 20.0, smallest: float = 0.012) -> np.ndarray:
     """Pixels of the inner area that belong to marks (Otsu split of the response, at least
-    ``floor`` so a blank face yields no marks)."""
+    ``floor`` so a blank face yields no marks); specks under ``smallest`` of the die's area
+    (noise, glare, a corner of the rim) are dropped."""
     values = np.clip(crop.response[crop.inner], 0, 255).astype(np.uint8)
     level, _ = cv2.threshold(values, 0, 255, cv2.THRESH_OTSU)
-    return (crop.response > max(float(level), floor)) & crop.inner
+    marks = ((crop.response > max(float(level), floor)) & crop.inner).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
+    keep = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= smallest * crop.side**2)
+    return np.isin(labels, keep[keep > 0])

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from .features import FEATURES
+
 PIPS = "pips"
 LEARNED = "learned"
 
@@ -94,9 +96,15 @@ def _taught(name: str, data_dir: Path) -> dict[str, list[list[float]]]:
     if not path.exists():
         return {}
     try:
-        return dict(json.loads(path.read_text())["examples"])
+        taught = dict(json.loads(path.read_text())["examples"])
     except (ValueError, KeyError, TypeError) as exc:
         raise ProfileError(f"{path}: unreadable taught faces ({exc})") from None
+    if any(len(v) != FEATURES for vectors in taught.values() for v in vectors):
+        raise ProfileError(
+            f"{path}: faces taught with an older face description: teach them again "
+            "(or delete the file)"
+        )
+    return taught
 
 
 def save_taught(profile: Profile, face: str, vectors: list[list[float]], data_dir: Path) -> Path:

@@ -18,7 +18,6 @@ import cv2
 import numpy as np
 
 from .evaluate import Truth
-from .pips import LAYOUTS
 
 Colour = tuple[int, int, int]
 SIZE = 640
@@ -31,6 +30,15 @@ COLOURS: dict[str, Colour] = {  # BGR
     "black": (35, 35, 35),
     "white": (235, 235, 235),
     "violet": (170, 50, 130),
+}
+# Pip positions of faces 1-6, in units of the pip spacing.
+LAYOUTS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
 }
 IVORY, STONE, PURPLE, INK = (205, 225, 235), (110, 110, 105), (80, 30, 60), (25, 25, 25)
 

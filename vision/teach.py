@@ -10,6 +10,7 @@ import numpy as np
 from .detect import find_dice
 from .features import describe
 from .imageio import as_bgr
+from .net import shipped
 from .profile import Profile, ProfileError, load_profile, save_taught
 
 
@@ -18,7 +19,7 @@ def face_vectors(images: Iterable[np.ndarray]) -> list[list[float]]:
     vectors = []
     for image in images:
         image = as_bgr(image)
-        for blob in find_dice(image).blobs:
+        for blob in find_dice(image, shipped()):
             vector = describe(image, blob)
             if vector is not None:
                 vectors.append(vector.tolist())

@@ -1,0 +1,332 @@
+"""Train the dice detector and pip classifier shipped in ``vision/models`` (training only).
+
+    .venv/bin/pip install torch==2.13.0 onnx   # for training only: never needed at run time
+    .venv/bin/python benchmarks/train_vision.py [PART ...] [--steps N] [--threads N]
+
+PART is ``fold0`` .. ``fold4`` or ``final`` (default: all). Two processes with one thread each,
+for instance ``fold0 fold1 fold2`` and ``fold3 fold4 final``, share two cores best.
+
+Data: the 200 labelled real photos of ``../shared/data/dice/byler-d6-train`` (read in place,
+never copied) and synthetic renders of every profile (``vision.synth``, seeds 90000 and up, which
+neither the benchmark (1000+) nor the tests use). Honest figures on the real photos come from
+k-fold training by image: each photo belongs to one fold (``vision.models.fold_of``); the model of
+fold k never sees the photos of fold k, and the benchmark reads each photo with the model that did
+not see it. ``folds.json`` holds those k models, ``dice.json`` the model trained on everything
+(what ``vision.read`` uses).
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import io
+import json
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision.datasets import byler_frames  # noqa: E402
+from vision.evaluate import match  # noqa: E402
+from vision.models import FOLDS, fold_of  # noqa: E402
+from vision.net import (  # noqa: E402
+    CROP,
+    CROP_SCALE,
+    DET_INPUT,
+    NOT_A_DIE,
+    SIZE_UNIT,
+    STRIDE,
+    DiceNets,
+    crop,
+    detector_input,
+    load_onnx,
+    to_blob,
+)
+from vision.synth import SYNTH_PROFILES, render  # noqa: E402
+
+MODELS = Path(__file__).resolve().parent.parent / "vision" / "models"
+CLASSES = ("1", "2", "3", "4", "5", "6", NOT_A_DIE)
+PATCH = 192  # detector training patch (input pixels)
+DETECT_THRESHOLD = 0.3
+
+
+def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    """3x3 convolution, batch norm, ReLU."""
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()
+    )
+
+
+class Detector(nn.Module):
+    """Centre-point detector: 1/4-resolution maps of centre chance, box size and cell offset."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fine = nn.Sequential(conv(3, 8, 2), conv(8, 16, 2), conv(16, 16))
+        self.coarse = nn.Sequential(conv(16, 32, 2), conv(32, 32), conv(32, 32))
+        self.lift = nn.Conv2d(32, 16, 1)
+        self.up = nn.Upsample(scale_factor=2, mode="nearest")
+        self.mix = conv(16, 16)
+        self.head = nn.Conv2d(16, 5, 1)
+        nn.init.constant_(self.head.bias[:1], -2.2)  # start with few centres, as is usual
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        fine = self.fine(x)
+        y = self.head(self.mix(fine + self.up(self.lift(self.coarse(fine)))))
+        return torch.cat([torch.sigmoid(y[:, :1]), y[:, 1:3], torch.sigmoid(y[:, 3:])], 1)
+
+
+class Classifier(nn.Module):
+    """Pip face (or not a die) of a ``CROP``-pixel cut-out."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            conv(3, 24), nn.MaxPool2d(2), conv(24, 48), nn.MaxPool2d(2),
+            conv(48, 64), nn.MaxPool2d(2), conv(64, 64), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+        )
+        self.head = nn.Linear(64, len(CLASSES))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.softmax(self.head(self.body(x)), 1)
+
+
+# ---- data ---------------------------------------------------------------------------------
+
+
+def load_real() -> list[tuple[str, np.ndarray, list[tuple[str, tuple]]]]:
+    """The real photos as (stem, image, [(face, box)])."""
+    return [(n, im, [(t.face, t.box) for t in tr]) for n, im, tr in byler_frames()]
+
+
+def load_synthetic(frames: int, seed: int = 90000) -> list[tuple[str, np.ndarray, list]]:
+    """Renders of every profile (d6 included) as (name, image, [(face, box)])."""
+    rng = np.random.default_rng(seed)
+    profiles = ("d6", *SYNTH_PROFILES)
+    out = []
+    for i in range(frames):
+        name = profiles[i % len(profiles)]
+        image, truths = render(name, rng)
+        out.append((name, image, [(t.face, t.box) for t in truths]))
+    return out
+
+
+def colour_jitter(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Random channel order, gain, contrast, noise and blur (dice come in every colour)."""
+    out = image[:, :, rng.permutation(3)] if rng.random() < 0.5 else image
+    out = out.astype(np.float32)
+    mean = out.mean()
+    out = (out - mean) * rng.uniform(0.7, 1.3) + mean * rng.uniform(0.7, 1.3)
+    out += rng.normal(0, rng.uniform(0, 5), out.shape)
+    if rng.random() < 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.0))
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def detector_sample(frame, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A random patch of a frame's detector input and its target maps (6 x H/4 x W/4:
+    centre chance, width, height, x and y offsets, and where the box terms count)."""
+    _, image, dice = frame
+    small, scale = detector_input(image)
+    s = rng.uniform(0.8, 1.25)
+    small = cv2.resize(small, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    scale *= s
+    k = int(rng.integers(4))
+    boxes = np.array([b for _, b in dice], np.float32).reshape(-1, 4) * scale
+    small, boxes = _rot90(small, boxes, k)
+    if rng.random() < 0.5:
+        small, boxes = small[:, ::-1], boxes[:, [2, 1, 0, 3]] * [-1, 1, -1, 1] + [
+            small.shape[1], 0, small.shape[1], 0]
+    h, w = small.shape[:2]
+    pad = max(0, PATCH - min(h, w))
+    if pad:
+        small = cv2.copyMakeBorder(small, 0, pad, 0, pad, cv2.BORDER_REPLICATE)
+        h, w = small.shape[:2]
+    x0, y0 = int(rng.integers(0, w - PATCH + 1)), int(rng.integers(0, h - PATCH + 1))
+    patch = colour_jitter(np.ascontiguousarray(small[y0 : y0 + PATCH, x0 : x0 + PATCH]), rng)
+    boxes = boxes - [x0, y0, x0, y0]
+    return patch, _targets(boxes, PATCH // STRIDE)
+
+
+def _rot90(image: np.ndarray, boxes: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    for _ in range(k):  # turn a quarter clockwise: (x, y) -> (h - y, x)
+        h = image.shape[0]
+        image = np.ascontiguousarray(np.rot90(image, -1))
+        boxes = np.stack([h - boxes[:, 3], boxes[:, 0], h - boxes[:, 1], boxes[:, 2]], 1)
+    return image, boxes
+
+
+def _targets(boxes: np.ndarray, grid: int) -> np.ndarray:
+    t = np.zeros((6, grid, grid), np.float32)
+    ys, xs = np.mgrid[0:grid, 0:grid].astype(np.float32)
+    for x0, y0, x1, y1 in boxes:
+        cx, cy = (x0 + x1) / 2 / STRIDE, (y0 + y1) / 2 / STRIDE
+        if not (0 <= cx < grid and 0 <= cy < grid):
+            continue
+        sigma = max(0.6, min(x1 - x0, y1 - y0) / STRIDE / 6)
+        ix, iy = int(cx), int(cy)
+        g = np.exp(-((xs - ix) ** 2 + (ys - iy) ** 2) / (2 * sigma**2))
+        t[0] = np.maximum(t[0], g)
+        t[0, iy, ix] = 1.0
+        t[1:, iy, ix] = [(x1 - x0) / SIZE_UNIT, (y1 - y0) / SIZE_UNIT, cx - ix, cy - iy, 1.0]
+    return t
+
+
+def classifier_sample(frame, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    """A cut-out of one die (label its face), of a place the detector took for a die but is
+    not one, or of a random place with no die centre (both ``none``)."""
+    _, image, dice, mistakes = frame
+    sides = [max(b[2] - b[0], b[3] - b[1]) for _, b in dice]
+    typical = float(np.median(sides)) if sides else 40.0
+    angle = float(rng.uniform(0, 360))
+    if mistakes and rng.random() < 0.1:
+        f = mistakes[int(rng.integers(len(mistakes)))]
+        side = f.side * CROP_SCALE * rng.uniform(0.88, 1.12)
+        cut = crop(image, f.centre, side, angle)
+        return colour_jitter(cut, rng), CLASSES.index(NOT_A_DIE)
+    if dice and rng.random() < 0.8:
+        face, (x0, y0, x1, y1) = dice[int(rng.integers(len(dice)))]
+        side = max(x1 - x0, y1 - y0)
+        centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2]) + rng.normal(0, 0.05 * side, 2)
+        cut = crop(image, tuple(centre), side * CROP_SCALE * rng.uniform(0.88, 1.12), angle)
+        return colour_jitter(cut, rng), CLASSES.index(face)
+    centres = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for _, b in dice]).reshape(-1, 2)
+    h, w = image.shape[:2]
+    for _ in range(50):
+        centre = rng.uniform([0, 0], [w, h])
+        if len(centres) == 0 or np.hypot(*(centres - centre).T).min() > 0.45 * typical:
+            break
+    side = typical * CROP_SCALE * rng.uniform(0.8, 1.2)
+    return colour_jitter(crop(image, tuple(centre), side, angle), rng), CLASSES.index(NOT_A_DIE)
+
+
+# ---- training -----------------------------------------------------------------------------
+
+
+def focal_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """Centre-point focal loss on the centre-chance map."""
+    p = pred.clamp(1e-4, 1 - 1e-4)
+    pos = target.eq(1).float()
+    pos_loss = -((1 - p) ** 2) * torch.log(p) * pos
+    neg_loss = -((1 - target) ** 4) * p**2 * torch.log(1 - p) * (1 - pos)
+    return (pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1)
+
+
+def train_detector(frames: list, steps: int, seed: int) -> Detector:
+    """Fit the detector on patches of ``frames`` (real and synthetic)."""
+    rng, model = np.random.default_rng(seed), Detector()
+    torch.manual_seed(seed)
+    opt = torch.optim.AdamW(model.parameters(), 3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    model.train()
+    for step in range(steps):
+        batch = [detector_sample(frames[int(rng.integers(len(frames)))], rng) for _ in range(24)]
+        x = torch.from_numpy(to_blob(np.stack([b[0] for b in batch])))
+        t = torch.from_numpy(np.stack([b[1] for b in batch]))
+        out = model(x)
+        mask = t[:, 5:6]
+        box = (torch.abs(out[:, 1:5] - t[:, 1:5]) * mask).sum() / mask.sum().clamp(min=1)
+        loss = focal_loss(out[:, :1], t[:, :1]) + box
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 200 == 0:
+            print(f"  detector step {step}/{steps} loss {loss.item():.3f}", flush=True)
+    return model.eval()
+
+
+def train_classifier(frames: list, steps: int, seed: int) -> Classifier:
+    """Fit the pip classifier on cut-outs of the frames that hold pip dice."""
+    rng, model = np.random.default_rng(seed), Classifier()
+    torch.manual_seed(seed)
+    opt = torch.optim.AdamW(model.parameters(), 3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    model.train()
+    for step in range(steps):
+        batch = [classifier_sample(frames[int(rng.integers(len(frames)))], rng) for _ in range(64)]
+        x = torch.from_numpy(to_blob(np.stack([b[0] for b in batch])))
+        y = torch.tensor([b[1] for b in batch])
+        loss = nn.functional.nll_loss(torch.log(model(x).clamp(min=1e-6)), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 200 == 0:
+            print(f"  classifier step {step}/{steps} loss {loss.item():.3f}", flush=True)
+    return model.eval()
+
+
+def onnx_b64(model: nn.Module, shape: tuple[int, ...]) -> str:
+    """The model as base64 ONNX bytes (what ``vision.net`` loads with ``cv2.dnn``)."""
+    buffer = io.BytesIO()
+    torch.onnx.export(model, torch.zeros(shape), buffer, opset_version=13, dynamo=False,
+                      input_names=["x"], output_names=["y"],
+                      dynamic_axes={"x": {0: "n"}, "y": {0: "n"}})
+    return base64.b64encode(buffer.getvalue()).decode()
+
+
+def mistakes(detector: str, frames: list) -> list:
+    """Add to each frame what the trained detector finds there that is no labelled die (hard
+    negatives for the classifier: holes in the tray's handle, corners, shadows)."""
+    nets = DiceNets(load_onnx(detector), None, CLASSES, DETECT_THRESHOLD)
+    out = []
+    for name, image, dice in frames:
+        found = nets.detect(image)
+        hit = {i for i, _ in match([f.box for f in found], [b for _, b in dice])}
+        out.append((name, image, dice, [f for i, f in enumerate(found) if i not in hit]))
+    print(f"  {sum(len(f[3]) for f in out)} detector mistakes on the training frames", flush=True)
+    return out
+
+
+def train_pair(real: list, synthetic: list, steps: int, seed: int, detector: str | None) -> dict:
+    """Detector (unless given as base64 ONNX) and classifier trained on ``real`` photos plus
+    ``synthetic`` renders."""
+    start = time.time()
+    if detector is None:
+        detector = onnx_b64(train_detector(real + synthetic, steps, seed), (1, 3, DET_INPUT,
+                                                                             DET_INPUT))
+    pips = mistakes(detector, real + [f for f in synthetic if f[0] == "d6"])
+    classifier = train_classifier(pips, 2 * steps, seed + 1)
+    print(f"  trained in {time.time() - start:.0f} s", flush=True)
+    return {
+        "detector": detector,
+        "classifier": onnx_b64(classifier, (1, 3, CROP, CROP)),
+        "classes": list(CLASSES),
+        "detect_threshold": DETECT_THRESHOLD,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parts = [f"fold{k}" for k in range(FOLDS)] + ["final"]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("parts", nargs="*", choices=parts, metavar="PART", default=parts)
+    parser.add_argument("--steps", type=int, default=1200, help="training steps per network")
+    parser.add_argument("--renders", type=int, default=400, help="synthetic training frames")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument(
+        "--keep-detector", action="store_true", help="retrain only the classifier of each part"
+    )
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    torch.set_num_threads(args.threads)
+    real, synthetic = load_real(), load_synthetic(args.renders)
+    for part in args.parts:
+        print(part, flush=True)
+        k = FOLDS if part == "final" else int(part[4:])
+        seen = [f for f in real if fold_of(f[0]) != k]
+        name = "dice.json" if part == "final" else f"{part}.json"
+        kept = json.loads((MODELS / name).read_text())["detector"] if args.keep_detector else None
+        model = train_pair(seen, synthetic, args.steps, 10 * k, kept)
+        (MODELS / name).write_text(json.dumps(model) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

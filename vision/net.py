@@ -1,0 +1,169 @@
+"""The small learned models: a die detector and a pip-face classifier, run with OpenCV's ``dnn``.
+
+Both are tiny convolutional networks trained by ``benchmarks/train_vision.py`` (PyTorch is needed
+for training only) and shipped as ONNX bytes inside a JSON file in ``vision/models/`` (setuptools
+ships a package's ``*.json``). At run time only OpenCV and numpy are used.
+
+* The **detector** sees the frame shrunk to fit ``DET_INPUT`` pixels (padded with the border
+  colour) and returns, on a grid of one cell per ``STRIDE`` input pixels, the chance that a die's
+  centre falls in the cell, the die's box size and the centre's position inside the cell
+  (a "centre-point" detector: no anchors, no mask, no tuning per tray).
+* The **classifier** sees each die cut out of the full-size frame, centred on the die and
+  ``CROP_SCALE`` times its box side, at ``CROP`` pixels, and gives the probability of each pip
+  face and of "not a die".
+
+The same helpers (:func:`detector_input`, :func:`crop`) are used by training and at run time so
+that both see exactly the same pixels.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import cv2
+import numpy as np
+
+DET_INPUT = 320  # side of the detector's input in pixels
+STRIDE = 4  # input pixels per output cell
+SIZE_UNIT = 32.0  # box sizes are predicted in units of 32 input pixels
+CROP = 40  # side of the classifier's input in pixels
+CROP_SCALE = 1.2  # crop side / die box side
+NOT_A_DIE = "none"
+
+
+@dataclass(frozen=True)
+class Found:
+    """A die found by the detector: its box in frame pixels and the detector's score (0..1)."""
+
+    box: tuple[int, int, int, int]
+    score: float
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        """Centre of the box in frame pixels."""
+        return ((self.box[0] + self.box[2]) / 2.0, (self.box[1] + self.box[3]) / 2.0)
+
+    @property
+    def side(self) -> float:
+        """Longer side of the box in pixels."""
+        return float(max(self.box[2] - self.box[0], self.box[3] - self.box[1]))
+
+
+def detector_input(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The detector's input for a BGR frame (``DET_INPUT`` square, border-padded), and the scale
+    from frame pixels to input pixels."""
+    h, w = image.shape[:2]
+    scale = DET_INPUT / max(h, w)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    small = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
+    if (nh, nw) != (DET_INPUT, DET_INPUT):
+        small = cv2.copyMakeBorder(
+            small, 0, DET_INPUT - nh, 0, DET_INPUT - nw, cv2.BORDER_REPLICATE
+        )
+    return small, scale
+
+
+def to_blob(images: list[np.ndarray] | np.ndarray) -> np.ndarray:
+    """Stack BGR uint8 images into an NCHW float32 batch scaled to -1..1."""
+    batch = np.asarray(images, np.float32).reshape(-1, *np.shape(images)[-3:])
+    return np.ascontiguousarray(batch.transpose(0, 3, 1, 2)) / 127.5 - 1.0
+
+
+def crop(image: np.ndarray, centre: tuple[float, float], side: float, angle: float = 0.0):
+    """The ``CROP`` x ``CROP`` square of side ``side`` around ``centre``, turned by ``angle``
+    degrees (pixels outside the frame repeat the border)."""
+    m = cv2.getRotationMatrix2D(centre, angle, CROP / max(side, 1.0))
+    m[:, 2] += CROP / 2.0 - np.array(centre)
+    return cv2.warpAffine(
+        image, m, (CROP, CROP), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
+def decode(out: np.ndarray, scale: float, threshold: float) -> list[Found]:
+    """Boxes from the detector output (1 x 5 x H x W: centre chance, width, height, x and y
+    offsets in the cell): local maxima of the centre chance above ``threshold``."""
+    heat = out[0, 0]
+    peaks = (heat >= threshold) & (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    found = []
+    for y, x in zip(*np.nonzero(peaks), strict=True):
+        w, h = out[0, 1:3, y, x] * SIZE_UNIT / scale
+        cx = (x + float(out[0, 3, y, x])) * STRIDE / scale
+        cy = (y + float(out[0, 4, y, x])) * STRIDE / scale
+        box = (round(cx - w / 2), round(cy - h / 2), round(cx + w / 2), round(cy + h / 2))
+        found.append(Found(box, float(heat[y, x])))
+    return found
+
+
+@dataclass
+class DiceNets:
+    """The detector and pip classifier of one trained model file, ready to run."""
+
+    detector: cv2.dnn.Net
+    classifier: cv2.dnn.Net | None
+    classes: tuple[str, ...]
+    detect_threshold: float
+
+    @classmethod
+    def from_dict(cls, data: dict) -> DiceNets:
+        """Build from the JSON form written by the training script."""
+        return cls(
+            load_onnx(data["detector"]),
+            load_onnx(data["classifier"]),
+            tuple(data["classes"]),
+            float(data["detect_threshold"]),
+        )
+
+    def detect(self, image: np.ndarray) -> list[Found]:
+        """Every die found in a BGR frame."""
+        small, scale = detector_input(image)
+        self.detector.setInput(to_blob(small[None]))
+        found = decode(self.detector.forward(), scale, self.detect_threshold)
+        h, w = image.shape[:2]
+        return [_clip(f, w, h) for f in found if f.side >= 4]
+
+    def classify(self, image: np.ndarray, found: list[Found]) -> np.ndarray:
+        """Class probabilities (one row per die, columns as ``classes``)."""
+        if not found:
+            return np.zeros((0, len(self.classes)), np.float32)
+        crops = [crop(image, f.centre, f.side * CROP_SCALE) for f in found]
+        self.classifier.setInput(to_blob(crops))
+        return self.classifier.forward().reshape(len(found), -1)
+
+
+def load_onnx(encoded: str) -> cv2.dnn.Net:
+    """A network from base64 ONNX bytes, run by OpenCV's own backend."""
+    net = cv2.dnn.readNetFromONNX(np.frombuffer(base64.b64decode(encoded), np.uint8))
+    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
+    return net
+
+
+def _clip(f: Found, w: int, h: int) -> Found:
+    x0, y0, x1, y1 = f.box
+    return Found((max(0, x0), max(0, y0), min(w, x1), min(h, y1)), f.score)
+
+
+def read_model_file(name: str) -> dict:
+    """The JSON content of ``vision/models/<name>``."""
+    return json.loads(resources.files("vision.models").joinpath(name).read_text())
+
+
+@cache
+def shipped() -> DiceNets:
+    """The model trained on all the data, shipped in ``vision/models/dice.json``."""
+    return DiceNets.from_dict(read_model_file("dice.json"))
+
+
+def trained_folds() -> list[int]:
+    """The folds whose held-out model is shipped (``vision/models/fold<k>.json``)."""
+    names = {entry.name for entry in resources.files("vision.models").iterdir()}
+    return sorted(int(n[4:-5]) for n in names if n.startswith("fold") and n.endswith(".json"))
+
+
+@cache
+def held_out(fold: int) -> DiceNets:
+    """The model trained without the real photos of ``fold`` (to measure on those photos)."""
+    return DiceNets.from_dict(read_model_file(f"fold{fold}.json"))

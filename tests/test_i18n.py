@@ -20,7 +20,7 @@ FAMILIES = {
     "expect.dice_": ("fight", "market"),
     "expect.resolve_": ("fight", "market"),
     "prompt.resolve_": ("fight", "market"),
-    "prompt.choose_": ("lose", "grip", "ungrip", "heal"),
+    "prompt.choose_": ("lose", "grip", "ungrip", "heal", "order"),
 }
 
 

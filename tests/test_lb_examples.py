@@ -147,3 +147,32 @@ def test_incube_with_one_red_face_and_a_red_token(session):
                                                         "spend": {"teagaan": {"red": 1}}}
     session.submit({"type": "resolve"})
     assert session.view()["boards"]["red"][1] is None
+
+
+def test_the_active_player_orders_the_recurring_effects(session):
+    """«Quand plusieurs effets doivent être appliqués durant une même phase, le joueur actif
+    choisit l'ordre dans lequel il les applique.» (Phase Horde)"""
+    play(session, setup_event([("Gary", "kazgin", "S")], reserve={"life": 3}),
+         card("leech", "yellow", 4, slot="yellow.0",
+              recurring=[{"op": "lose", "token": "life"}]),
+         {"type": "end_turn"},
+         card("healer", "green", 4, slot="green.0"),  # another turn for Gary
+         {"type": "end_turn"})
+    # one card with a recurring effect: no question; now a second one on Gary's board
+    session.submit(card("donor", "yellow", 4, slot="yellow.1",
+                        recurring=[{"op": "gain", "token": "life"}]))
+    session.submit({"type": "end_turn"})
+    prompt = session.view()["prompts"][0]
+    assert prompt["key"] == "prompt.choose_order"
+    assert prompt["options"] == ["yellow.0", "yellow.1"]
+    with pytest.raises(RuleError) as refused:
+        session.submit({"type": "answer", "choice": ["yellow.1"]})
+    assert refused.value.key == "answer.not_an_order"
+    # Gary has 1 Life left: gaining first keeps him standing, losing first knocks him out
+    session.submit({"type": "answer", "choice": ["yellow.1", "yellow.0"]})
+    view = session.view()
+    assert (view["heroes"]["kazgin"]["life"], view["status"]) == (1, "playing")
+    session.submit({"type": "undo"})
+    session.submit({"type": "answer"})  # the default: slot order, the leech first
+    view = session.view()
+    assert view["heroes"]["kazgin"]["state"] == "knocked_out" and view["status"] == "lost"

@@ -90,10 +90,17 @@ def start_turn(state: State, side: str, out: Out) -> None:
     colour = state["boards"][side]
     out.say("turn.neutral" if neutral else "turn.start", side=side, board=colour,
             hero=seated_hero(state, side), number=state["turn"]["number"])
-    tasks: list[Task] = [{"do": "recurring", "slot": f"{colour}.{k}"} for k in range(3)
-                         if state["slots"][colour][k] is not None]
-    tasks.append({"do": "board", "side": side})
-    state["queue"] = tasks
+    recurring = [f"{colour}.{k}" for k in range(3) if _has_recurring(state, f"{colour}.{k}")]
+    first: list[Task] = [{"do": "recurring", "slot": slot} for slot in recurring]
+    if len(recurring) > 1:  # «le joueur actif choisit l'ordre dans lequel il les applique»
+        first = [{"do": "order", "options": recurring}]
+    state["queue"] = [*first, {"do": "board", "side": side}]
+
+
+def _has_recurring(state: State, slot: str) -> bool:
+    entry = slot_entry(state, slot)
+    return entry is not None and timing_of(card_def(state, entry["card"]), "recurring") not in (
+        None, [])
 
 
 def next_turn(state: State, out: Out) -> None:
@@ -326,5 +333,6 @@ def _grip(state: State, task: Task, gripped: bool, target: Any, out: Out) -> Non
 HANDLERS: dict[str, Callable[[State, Task, Out], Any]] = {
     "recurring": _recurring, "board": _board, "draw": _draw, "effect": _effect,
     "discard": _discard, "victory": _victory,
-    **{kind: _wait for kind in ("place", "text", "fight", "market", "corruption", "heal")},
+    **{kind: _wait for kind in ("place", "text", "fight", "market", "corruption", "heal",
+                                "order")},
 }

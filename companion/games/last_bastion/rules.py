@@ -235,6 +235,10 @@ def _waiting_prompts(state: State) -> list[dict[str, Any]]:
                  "params": {"op": task["effect"]["op"], "source": _source_name(state, source)},
                  "options": task["candidates"], "default": task["candidates"][0],
                  "answer": "assign"}]
+    if task["do"] == "order":
+        names = [card_def(state, slot_entry(state, s)["card"])["name"] for s in task["options"]]
+        return [{"id": "order", "key": "prompt.choose_order", "params": {"cards": names},
+                 "options": task["options"], "default": task["options"], "answer": "answer"}]
     if task.get("options"):
         return [{"id": task["do"], "key": f"prompt.choose_{task['effect']['op']}"
                  if task["do"] == "effect" else f"prompt.choose_{task['do']}",
@@ -687,6 +691,9 @@ def on_answer(state: State, fields: dict[str, Any], out: Out, done: Handled) -> 
         return
     options = task.get("options") or []
     choice = fields.get("choice")
+    if task["do"] == "order":
+        _order_recurring(state, options, choice, done)
+        return
     if choice not in options:
         raise RuleError("answer.not_an_option", choice=choice, options=options)
     done.label = Message("history.answer", {"choice": choice})
@@ -696,6 +703,15 @@ def on_answer(state: State, fields: dict[str, Any], out: Out, done: Handled) -> 
         return
     task["choice"] = choice
     del task["options"]
+
+
+def _order_recurring(state: State, slots: list[str], choice: Any, done: Handled) -> None:
+    """The active player's order for the recurring effects of their board's cards."""
+    order = slots if choice is None else choice
+    if not isinstance(order, list) or sorted(order) != sorted(slots):
+        raise RuleError("answer.not_an_order", choice=choice, slots=slots)
+    state["queue"][:1] = [{"do": "recurring", "slot": slot} for slot in order]
+    done.label = Message("history.order", {"slots": order})
 
 
 def on_adjust(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:

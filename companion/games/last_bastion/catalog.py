@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine import Field, RuleError, validate
+from companion.engine.catalog import Catalog
 from companion.engine.events import boolean, integer, list_of, mapping, one_of, text
 
 DATA = json.loads((Path(__file__).parent / "catalog.json").read_text(encoding="utf-8"))
@@ -86,36 +87,10 @@ SCHEMAS: dict[str, dict[str, Field]] = {
 }
 
 
-def check_definition(kind: str, item: str, data: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate one owner definition of a card, tile, hero, board power or Corruption face.
-
-    A definition of something the package already knows may give only the fields it completes.
-    """
-    if kind not in SCHEMAS:
-        raise RuleError("definition.unknown_kind", kind=kind, known=list(KINDS))
-    if not isinstance(data, Mapping):
-        raise RuleError("event.bad_field", field=f"{kind}.{item}", expected="an object", got=data)
-    schema = SCHEMAS[kind]
-    if item in DATA[kind]:
-        schema = {name: Field(spec.check, required=False) for name, spec in schema.items()}
-    return validate(f"{kind}.{item}", data, schema, prefix=f"{kind}.{item}.")
-
-
-def merged(owner: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
-    """The package catalog completed by the owner's definitions (the owner wins, field by field)."""
-    result: dict[str, dict[str, Any]] = {}
-    for kind in KINDS:
-        result[kind] = {item: dict(data) for item, data in DATA[kind].items()}
-        for item, data in owner.get(kind, {}).items():
-            result[kind].setdefault(item, {}).update(data)
-    return result
-
-
-def check_owner_definitions(value: Any, path: str) -> dict[str, Any]:
-    """The ``definitions`` field of a setup: every owner definition, each validated."""
-    kinds = mapping(one_of(*KINDS), mapping(text, lambda v, p: v))(value, path)
-    return {kind: {item: check_definition(kind, item, data) for item, data in items.items()}
-            for kind, items in kinds.items()}
+CATALOG = Catalog({kind: DATA[kind] for kind in KINDS}, SCHEMAS)
+check_definition = CATALOG.check
+merged = CATALOG.merged
+check_owner_definitions = CATALOG.check_owner
 
 
 def timing_of(definition: Mapping[str, Any], timing: str) -> list[dict[str, Any]] | str | None:

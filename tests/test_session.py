@@ -149,3 +149,16 @@ def test_an_event_based_on_a_stale_version_is_refused(session):
         session.submit({"type": "end_turn"}, based_on=seen)
     assert error.value.key == "event.stale"
     session.submit({"type": "end_turn"}, based_on=session.view()["version"])
+
+
+def test_a_journal_the_rules_can_no_longer_replay_is_named(session, data_dir):
+    """An event written by another version of the rules that this one refuses."""
+    play(session, solo(), card("imp", "yellow", 1, slot="yellow.1"))
+    session.close()
+    db = sqlite3.connect(data_dir / "journal.sqlite3")
+    db.execute("UPDATE events SET body = ? WHERE type = 'card'", ('{"id": "imp", "slot": "red.9"}',))
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError) as error:
+        Session(data_dir)
+    assert "journal.sqlite3" in str(error.value) and "cannot be replayed" in str(error.value)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .definitions import DefinitionStore
-from .errors import RuleError
+from .errors import RuleError, StoreError
 from .events import Event, Field, integer, validate
 from .game import Game, Step, find_game, installed_games
 from .journal import Entry, GameRecord, Journal
@@ -239,7 +239,13 @@ class Session:
             return
         game = find_game(record.game, self._games)
         self.record, self.game = record, game
-        self._frames = fold(game, self._journal.entries(record.id))
+        try:
+            self._frames = fold(game, self._journal.entries(record.id))
+        except (RuleError, KeyError, TypeError, ValueError) as error:  # written by other rules
+            raise StoreError(
+                f"{self._journal.path}: game {record.id} cannot be replayed by this version of "
+                f"{game.id} ({error}); the journal was left untouched"
+            ) from None
 
     def frames(self, game_id: int) -> list[Frame]:
         """The effective history of any game of the journal (the current one is not refolded)."""

@@ -156,7 +156,8 @@ def test_a_journal_the_rules_can_no_longer_replay_is_named(session, data_dir):
     play(session, solo(), card("imp", "yellow", 1, slot="yellow.1"))
     session.close()
     db = sqlite3.connect(data_dir / "journal.sqlite3")
-    db.execute("UPDATE events SET body = ? WHERE type = 'card'", ('{"id": "imp", "slot": "red.9"}',))
+    body = '{"id": "imp", "slot": "red.9"}'
+    db.execute("UPDATE events SET body = ? WHERE type = 'card'", (body,))
     db.commit()
     db.close()
     with pytest.raises(StoreError) as error:

@@ -10,23 +10,30 @@ carries into the journal.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import RuleError
-from .events import Field, Schema, mapping, one_of, text, validate
+from .events import Checker, Field, Schema, mapping, one_of, text, validate
 
 Definitions = dict[str, dict[str, dict[str, Any]]]
 """kind -> id -> definition"""
 
 
+Refine = Callable[[str, str, dict[str, Any]], None]
+"""A game's own check of a definition beyond its schema: (kind, id, definition) -> None, raising
+RuleError (e.g. a health track whose zones are out of order)."""
+
+
 @dataclass(frozen=True)
 class Catalog:
-    """A game's package definitions (kind -> id -> definition) and the schema of each kind."""
+    """A game's package definitions (kind -> id -> definition), the schema of each kind, and
+    optionally the game's own further check."""
 
     package: Mapping[str, Mapping[str, Mapping[str, Any]]]
     schemas: Mapping[str, Schema]
+    refine: Refine | None = None
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -46,7 +53,10 @@ class Catalog:
         schema = self.schemas[kind]
         if item in self.package.get(kind, {}):
             schema = {name: Field(spec.check, required=False) for name, spec in schema.items()}
-        return validate(f"{kind}.{item}", data, schema, prefix=f"{kind}.{item}.")
+        clean = validate(f"{kind}.{item}", data, schema, prefix=f"{kind}.{item}.")
+        if self.refine is not None:
+            self.refine(kind, item, clean)
+        return clean
 
     def merged(self, owner: Mapping[str, Mapping[str, Any]]) -> Definitions:
         """The package's definitions completed by the owner's (the owner wins, field by field)."""
@@ -62,3 +72,24 @@ class Catalog:
         kinds = mapping(one_of(*self.kinds), mapping(text, lambda v, p: v))(value, path)
         return {kind: {item: self.check(kind, item, data) for item, data in items.items()}
                 for kind, items in kinds.items()}
+
+
+def localized(value: Any, lang: str = "fr") -> str:
+    """A printed name or text in one language, whatever form it was given in (one string, or one
+    per language)."""
+    if isinstance(value, Mapping):
+        return value.get(lang) or next(iter(value.values()), "")
+    return value or ""
+
+
+def vocabulary(ops: Mapping[str, Schema]) -> Checker:
+    """A checker for one effect of a game's vocabulary, e.g. ``{"op": "lose", "token": "life"}``:
+    ``op`` names the primitive, the other fields follow its schema."""
+
+    def check(value: Any, path: str) -> dict[str, Any]:
+        if not isinstance(value, Mapping) or value.get("op") not in ops:
+            raise RuleError("effect.unknown", field=path, got=value, known=sorted(ops))
+        fields = {k: v for k, v in value.items() if k != "op"}
+        return {"op": value["op"], **validate(path, fields, ops[value["op"]], prefix=f"{path}.")}
+
+    return check

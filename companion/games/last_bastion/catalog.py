@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from companion.engine import Field, RuleError, validate
-from companion.engine.catalog import Catalog
+from companion.engine import Field
+from companion.engine.catalog import Catalog, vocabulary
 from companion.engine.events import boolean, integer, list_of, mapping, one_of, text
 
 DATA = json.loads((Path(__file__).parent / "catalog.json").read_text(encoding="utf-8"))
@@ -42,14 +42,7 @@ OPS: dict[str, dict[str, Field]] = {
 }
 
 
-def check_effect(value: Any, path: str) -> dict[str, Any]:
-    """One effect of the vocabulary, e.g. ``{"op": "lose", "token": "life"}``."""
-    if not isinstance(value, Mapping) or value.get("op") not in OPS:
-        raise RuleError("effect.unknown", field=path, got=value, known=sorted(OPS))
-    fields = {k: v for k, v in value.items() if k != "op"}
-    return {"op": value["op"], **validate(path, fields, OPS[value["op"]], prefix=f"{path}.")}
-
-
+check_effect = vocabulary(OPS)
 effects = list_of(check_effect)
 
 
@@ -99,10 +92,3 @@ def timing_of(definition: Mapping[str, Any], timing: str) -> list[dict[str, Any]
     if value is None and not definition.get("complete", True):
         return "?"
     return value
-
-
-def localized(value: Any, lang: str = "fr") -> str:
-    """A printed text in one language, whatever form it was given in."""
-    if isinstance(value, Mapping):
-        return value.get(lang) or next(iter(value.values()), "")
-    return value or ""

@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .catalog import localized, timing_of
+from companion.engine.catalog import localized
+
+from .catalog import timing_of
 from .geometry import SIDES, clockwise_from
 from .tokens import (
     Out,

@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine import Event, Expectation, Message, Prompt, RuleError, Step
+from companion.engine.catalog import localized
 
 from . import combat
-from .catalog import COMBAT_FACES, DATA, check_definition, localized, merged, timing_of
+from .catalog import COMBAT_FACES, DATA, check_definition, merged, timing_of
 from .flow import (
     active_hero,
     all_slots,

@@ -1,0 +1,92 @@
+"""The game's data: the rulebook's numbers, the package catalog, and the owner's definitions.
+
+Titan abilities and Action cards are written in a small effect vocabulary (docs/cards-aot-last-
+stand.md), one op per keyword of the rulebook's "Capacités du Titan" plus the attack of "Attaquer
+les Héros". What the package does not know (most cards, the health track) is completed by the
+owner; until then the companion asks the table.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from companion.engine import Field, RuleError
+from companion.engine.catalog import Catalog, vocabulary
+from companion.engine.events import boolean, integer, list_of, mapping, obj, one_of, text
+
+DATA = json.loads((Path(__file__).parent / "catalog.json").read_text(encoding="utf-8"))
+KINDS = ("titan", "ability", "action", "tactic", "hero", "track")
+FACES: tuple[str, ...] = tuple(DATA["faces"])
+SYMBOLS = tuple(f for f in FACES if f != "titan")
+LEVELS = tuple(range(9))
+
+face = one_of(*FACES)
+symbol = one_of(*SYMBOLS)
+level = one_of(*LEVELS)
+amount = integer(1, 12)
+
+OPS: dict[str, dict[str, Field]] = {
+    "heal": {"amount": Field(amount)},
+    "devour": {"amount": Field(amount)},
+    "destroy": {"amount": Field(amount)},
+    "strike": {},
+    "crush": {},
+    "obstruct": {},
+    "sudden_change": {},
+    "frenzy": {},
+    "attack": {"levels": Field(list_of(level, 1, 9)), "hearts": Field(integer(1, 3))},
+}
+
+
+check_effect = vocabulary(OPS)
+effects = list_of(check_effect)
+
+
+def texts(value: Any, path: str) -> dict[str, str] | str:
+    """A printed text or name, either one string or one per language."""
+    return text(value, path) if isinstance(value, str) else mapping(text, text)(value, path)
+
+
+COUNTER = {"type": Field(one_of("collective", "dodge", "symbols", "none")),
+           "dodge": Field(integer(1, 5), required=False),
+           "symbols": Field(mapping(symbol, integer(1, 12)), required=False)}
+CONDITION = {"level": Field(level, required=False), "symbol": Field(symbol),
+             "count": Field(integer(1, 6))}
+
+_optional = {"text": Field(texts, required=False), "_about": Field(text, required=False)}
+SCHEMAS: dict[str, dict[str, Field]] = {
+    "titan": {"name": Field(texts), "actions": Field(list_of(text, 7, 7)), **_optional},
+    "ability": {"cost": Field(integer(1, 15)), "effects": Field(effects, required=False),
+                **_optional},
+    "action": {"name": Field(texts), "titan": Field(text, required=False),
+               "effects": Field(effects, required=False),
+               "counter": Field(obj(COUNTER), required=False), **_optional},
+    "tactic": {"name": Field(texts),
+               "effect": Field(one_of("blind", "mutilate", "fall", "heal_hero", "rescue",
+                                      "victory"), required=False),
+               "conditions": Field(list_of(obj(CONDITION), 3, 3), required=False), **_optional},
+    "hero": {"name": Field(text),
+             "power": Field(one_of("give", "wild", "swap", "double", "keep_titan", "search",
+                                   "cannon_anywhere"), required=False),
+             "symbols": Field(list_of(face, 1, 2), required=False), **_optional},
+    "track": {"length": Field(integer(3, 40)), "weak": Field(integer(1, 40)),
+              "kill": Field(integer(1, 40)), "assumed": Field(boolean, required=False),
+              **_optional},
+}
+
+
+def _refine(kind: str, item: str, clean: dict[str, Any]) -> None:
+    """A track must have its zones in order inside its length."""
+    if kind == "track":
+        track = {**DATA["track"].get(item, {}), **clean}
+        if not 0 < track["weak"] < track["kill"] <= track["length"]:
+            raise RuleError("definition.track_order", weak=track["weak"], kill=track["kill"],
+                            length=track["length"])
+
+
+CATALOG = Catalog({kind: DATA[kind] for kind in KINDS}, SCHEMAS, _refine)
+check_definition = CATALOG.check
+merged = CATALOG.merged
+check_owner_definitions = CATALOG.check_owner

@@ -1,0 +1,67 @@
+"""Attack on Titan: The Last Stand set-ups and event builders shared by the tests.
+
+Théo plays the Basic Titan; Corentin, Léa and Sam play Eren, Mikasa and Armin unless told
+otherwise. The Tactic pile is given from the top.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.engine import RuleError, Session
+from companion.games.aot_last_stand import GAME
+
+PLAYERS = ("Corentin", "Léa", "Sam", "Zoé")
+PILE = ["sauvetage", "guerison", "tir-aveuglant", "mutilation", "chute-raide", "decapitation",
+        "eradication"]
+
+
+def new_session(tmp_path: Path) -> Session:
+    """A session that knows this game (it is registered at integration)."""
+    return Session(tmp_path / "data", games={"aot-last-stand": GAME})
+
+
+def setup_event(heroes: tuple[tuple[str, int], ...] = (("eren", 0), ("mikasa", 0),
+                                                       ("armin", 3)),
+                tactics: list[str] | None = None, **extra: Any) -> dict[str, Any]:
+    """A setup event for heroes given as (hero, starting level)."""
+    return {"type": "setup", "game": "aot-last-stand",
+            "titan": {"name": "Théo", "card": "basic"},
+            "heroes": [{"name": name, "hero": hero, "level": level}
+                       for name, (hero, level) in zip(PLAYERS, heroes, strict=False)],
+            "tactics": PILE if tactics is None else tactics, **extra}
+
+
+def play(session: Session, *events: dict[str, Any]):
+    """Submit events in order; return the last Step."""
+    step = None
+    for event in events:
+        step = session.submit(event)
+    return step
+
+
+def rolls(**faces: list[str]) -> list[dict[str, Any]]:
+    """First rolls of step 2, one per hero."""
+    return [{"type": "roll", "hero": hero, "faces": f} for hero, f in faces.items()]
+
+
+NEXT = {"type": "next"}
+
+
+def commit(up: str = "pietinement", down: str = "frenesie") -> dict[str, Any]:
+    """Step 1: the Titan's two cards."""
+    return {"type": "commit", "up": up, "down": down}
+
+
+def refused(session: Session, event: dict[str, Any], key: str) -> RuleError:
+    """Submit an event that must be refused with ``key``; check nothing changed."""
+    view, journal = session.view(), len(session.journal_entries())
+    with pytest.raises(RuleError) as error:
+        session.submit(event)
+    assert error.value.key == key, error.value
+    assert session.view() == view
+    assert len(session.journal_entries()) == journal
+    return error.value

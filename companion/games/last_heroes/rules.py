@@ -1,0 +1,178 @@
+"""Last Heroes: the game object the session drives (setup, apply, view, expects)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from companion.engine import Event, Expectation, Message, Prompt, RuleError, Step
+from companion.engine.catalog import localized
+
+from .actions import HANDLERS
+from .battlefield import breached, pawn_on, permanent_below
+from .catalog import DATA, HEROES, check_definition, merged
+from .record import Record, State
+from .schemas import EVENTS
+from .scoring import missing_points, points_of, ranking, score, winners
+from .setup import initial_state
+
+ALWAYS = ("teach",)
+BY_PHASE = {
+    "charger": ("card", ("charger",)),
+    "play": ("action", ("play", "power")),
+    "act": ("action", ("kill", "swap", "power", "end_turn")),
+    "refill": ("card", ("reveal",)),
+}
+
+
+class LastHeroes:
+    """The rules of Last Heroes (Ludonaute, 2018) as a pure state machine."""
+
+    id = "last-heroes"
+    events = EVENTS
+    messages_dir = Path(__file__).parent / "messages"
+
+    def setup(self, options: dict[str, Any]) -> Step:
+        """Lay out the table from the setup event; the charger cards come next."""
+        rec = Record()
+        state = initial_state(options, rec)
+        label = Message("history.setup", {"heroes": state["order"], "first": state["first"]})
+        return Step(state, rec.messages, self._prompts(state), label)
+
+    def apply(self, state: State, event: Event) -> Step:
+        """Apply one event to a copy of the state; the given state is never modified."""
+        if event.type not in ALWAYS and state["status"] != "playing":
+            raise RuleError("game.over", status=state["status"], reason=state["reason"])
+        expected = self.expects(state).events
+        if event.type not in expected:
+            raise RuleError("event.not_expected", event=event.type, expected=list(expected))
+        new = {key: value if key == "catalog" else copy.deepcopy(value)
+               for key, value in state.items()}  # the catalog is shared until taught (learn)
+        rec = Record()
+        HANDLERS[event.type](new, dict(event.fields), rec)
+        return Step(new, rec.messages, self._prompts(new), rec.label, rec.learned)
+
+    def names(self, lang: str, state: State | None = None) -> dict[str, str]:
+        """Display names for the message catalogs: weapon types and cards, monsters, and with a
+        state the names of this table's players (a hero is announced by its player's name)."""
+        catalog = merged({}) if state is None else state["catalog"]
+        names = {card: localized(data.get("name"), lang) or card
+                 for kind in ("weapon", "monster") for card, data in catalog[kind].items()}
+        names.update({hero: hero.capitalize() for hero in HEROES})
+        if state is not None:
+            names.update({hero: p["name"] for hero, p in state["players"].items()})
+        return names
+
+    def known_definitions(self, owner: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        """The package's definitions completed by the owner's, by kind and id."""
+        return merged(owner)
+
+    def check_definition(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate an owner's definition; its id is part of ``data`` as ``id``."""
+        fields = dict(data)
+        item = fields.pop("id", None)
+        if not isinstance(item, str) or not item:
+            raise RuleError("event.missing_field", event="definition", field="id")
+        return check_definition(kind, item, fields)
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def expects(self, state: State) -> Expectation:
+        """What the table must provide next."""
+        if state["status"] != "playing":
+            missing = missing_points(state)
+            if missing:
+                return Expectation("choice", ALWAYS, Message("expect.points",
+                                                              {"monsters": missing}))
+            return Expectation("nothing", ())
+        kind, events = BY_PHASE[state["phase"]]
+        options = copy.deepcopy(state["refill"]) if state["phase"] == "refill" else None
+        return Expectation(kind, (*events, *ALWAYS), _expect_message(state), options=options)
+
+    def _prompts(self, state: State) -> list[Prompt]:
+        return [Prompt(**p) for p in prompts(state)]
+
+    def view(self, state: State) -> dict[str, Any]:
+        """The shared page's picture of the table; hands appear only as a number of cards."""
+        return {
+            "game": self.id,
+            "status": state["status"],
+            "reason": state["reason"],
+            "round": state["round"],
+            "rounds": DATA["rounds"],
+            "active": state["active"],
+            "phase": state["phase"],
+            "weapons": list(state["weapons"]),
+            "expects": self.expects(state).to_json(),
+            "prompts": prompts(state),
+            "players": [player_view(state, hero) for hero in state["order"]],
+            "battlefield": battlefield_view(state),
+            "piles": dict(state["piles"]),
+            "discard": list(state["discard"]),
+            "score": {hero: score(state, hero)["total"] for hero in state["order"]},
+            "ranking": ranking(state),
+            "winners": winners(state),
+        }
+
+
+def _expect_message(state: State) -> Message:
+    waiting = [h for h in state["order"] if None in state["players"][h]["charger"].values()]
+    params = {"hero": state["active"], "heroes": waiting, "round": state["round"]}
+    return {"charger": Message("expect.charger", params), "play": Message("expect.play", params),
+            "act": Message("expect.act", params),
+            "refill": Message("expect.reveal", params)}[state["phase"]]
+
+
+def player_view(state: State, hero: str) -> dict[str, Any]:
+    """One hero's side of the table: charger, wheels, loaded weapons, trophies; not the hand."""
+    player = state["players"][hero]
+    weapons = state["catalog"]["weapon"]
+    charger = {side: None if entry is None else {
+        "card": entry["card"], "type": weapons[entry["card"]]["type"], "ammo": entry["ammo"],
+        "printed": weapons[entry["card"]]["ammo"]} for side, entry in player["charger"].items()}
+    return {
+        "hero": hero, "name": player["name"], "hand": player["hand"], "charger": charger,
+        "jokers": player["jokers"], "charisma": player["charisma"],
+        "loaded": [{"card": c, "type": weapons[c]["type"], "impact": weapons[c]["impact"]}
+                   for c in player["loaded"]],
+        "monsters": [{"card": m, "points": points_of(state, m)} for m in player["monsters"]],
+        "artefacts": list(player["artefacts"]), "powers": list(player["powers"]),
+        "pawn": copy.deepcopy(player["pawn"]), "score": score(state, hero),
+    }
+
+
+def battlefield_view(state: State) -> list[dict[str, Any]]:
+    """Each column from level 1 up: monster, breach and pawn; the artefact and who won it."""
+    columns = []
+    for c, col in enumerate(state["columns"], start=1):
+        levels = []
+        for level, monster in enumerate(col["monsters"], start=1):
+            levels.append({
+                "level": level, "monster": monster,
+                "pawn": pawn_on(state, c, level),
+                "breach": monster is not None and breached(state, c, level),
+                "permanent_breach": permanent_below(state, c, level),
+                "permanent_void": [c, level] in state["permanent"],
+            })
+        columns.append({"column": c, "levels": levels, "artefact": col["artefact"],
+                        "holder": col["holder"]})
+    return columns
+
+
+def prompts(state: State) -> list[dict[str, Any]]:
+    """Questions for the table: a level-1 swap that may be made, monster points to teach."""
+    waiting = []
+    turn = state["turn"]
+    if state["status"] == "playing" and turn and turn["swaps"]:
+        waiting.append({"id": "swap", "key": "prompt.swap",
+                        "params": {"hero": state["active"], "count": turn["swaps"]},
+                        "options": [], "default": None, "answer": "swap"})
+    missing = missing_points(state)
+    if missing:
+        waiting.append({"id": "points", "key": "prompt.monster_points",
+                        "params": {"monsters": missing}, "options": [], "default": None,
+                        "answer": "teach"})
+    return waiting
+

@@ -6,8 +6,8 @@ taste) and the file named by ``$COMPANION_CONFIG``. A file that cannot be parsed
 a value of the wrong type gives one clear message naming the file and the line; the faulty part is
 ignored and everything else keeps working.
 
-A tinkerer adding a sensor adds its section to :data:`DEFAULTS` (and a description in
-:data:`HELP`); nothing else here changes.
+A tinkerer adding a sensor adds its section to :data:`DEFAULTS` (and its choices to
+:data:`CHOICES`); nothing else here changes.
 """
 
 from __future__ import annotations
@@ -28,11 +28,12 @@ ENV_FILE = "COMPANION_CONFIG"
 #: Every setting and its default, by section. A pin is a BCM GPIO number, or ``false`` when the
 #: part is not wired.
 DEFAULTS: dict[str, dict[str, Any]] = {
-    "general": {"language": "en", "data_dir": ""},
-    "speech": {"backend": "pyttsx3", "volume": 1.0, "rate": 160, "voice": "", "enabled": True},
+    "general": {"language": "en", "data_dir": "", "pin_factory": ""},
+    "speech": {"backend": "pyttsx3", "volume": 1.0, "rate": 160, "voice": "", "enabled": True,
+               "wav_dir": ""},
     "buttons": {"next": 17, "undo": 27, "draw": 22, "roll": 23, "bounce_time": 0.05,
                 "hold_time": 1.0, "pull_up": True, "long_next": "repeat", "long_undo": "",
-                "long_draw": "", "long_roll": ""},
+                "long_draw": "", "long_roll": "", "mock_fifo": ""},
     "leds": {"red": 5, "green": 6, "blue": 13, "common_anode": False, "dice": False,
              "card": False, "choice": False, "host": False, "warning": False},
     "rfid": {"reader": "none", "spi_bus": 0, "spi_device": 0, "i2c_bus": 1,
@@ -44,6 +45,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
 #: What each choice-valued setting accepts.
 CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("general", "language"): ("fr", "en"),
+    ("general", "pin_factory"): ("", "lgpio", "rpigpio", "pigpio", "native", "mock"),
     ("speech", "backend"): ("pyttsx3", "espeak-ng", "silent"),
     ("rfid", "reader"): ("none", "mfrc522", "pn532", "keyboard"),
     ("rfid", "wedge_format"): ("hex", "decimal"),

@@ -2,12 +2,14 @@
 
 ``start(session, config)`` makes the table and adds the buttons, LEDs, RFID reader and camera
 that the config names. A part that is configured but missing is reported once (logged, said
-aloud, listed on the host page) and the rest starts anyway. ``companion run`` calls it.
+aloud, listed on the host page) and the rest starts anyway. ``companion run`` calls it, and
+``companion run --simulate`` too, for the parts a config names explicitly (see :func:`start`).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import warnings
 from collections.abc import Mapping
 from pathlib import Path
@@ -20,6 +22,7 @@ from companion.speech import Announcer
 from .buttons import Buttons
 from .cameras import Camera, OpenCVCamera, PiCamera, ReplayCamera
 from .leds import Indicator, Lights, RGBLights, SingleLights
+from .mockpins import PinControl
 from .rfid import TagReader, TagSource
 from .rfid.mfrc522 import MFRC522
 from .rfid.pn532 import PN532
@@ -31,6 +34,28 @@ log = logging.getLogger(__name__)
 
 ROLES = ("next", "undo", "draw", "roll")
 STATES = ("dice", "card", "choice", "host")
+#: gpiozero's own way to name a pin factory; ``[general] pin_factory`` wins over it.
+PIN_FACTORY_ENV = "GPIOZERO_PIN_FACTORY"
+
+
+def pin_factory_name(config: Config) -> str:
+    """The pin factory named by ``[general] pin_factory`` or ``$GPIOZERO_PIN_FACTORY``; ``""``
+    lets gpiozero choose (lgpio on a Pi)."""
+    return config["general"]["pin_factory"] or os.environ.get(PIN_FACTORY_ENV, "")
+
+
+def make_pin_factory(config: Config) -> Any:
+    """The named gpiozero pin factory (found the way gpiozero finds them), or None when none is
+    named. Raises ImportError, ValueError or a gpiozero error when it cannot start here."""
+    name = pin_factory_name(config)
+    if not name:
+        return None
+    from importlib.metadata import entry_points
+
+    found = entry_points(group="gpiozero_pin_factories", name=name)
+    if not found:
+        raise ValueError(f"gpiozero has no pin factory {name!r}")
+    return next(iter(found)).load()()
 
 
 def make_reader(rfid: Mapping[str, Any]) -> TagReader | None:
@@ -78,8 +103,19 @@ def make_buttons(buttons: Mapping[str, Any], status: Status, pin_factory: Any = 
 
 
 def start(session: Session, config: Config, announcer: Announcer | None = None,
-          pin_factory: Any = None, data_dir: Path | None = None) -> Table:
-    """Build the table and start every configured part; returns the table (``stop()`` ends it)."""
+          pin_factory: Any = None, data_dir: Path | None = None,
+          simulate: bool = False) -> Table | None:
+    """Build the table and start every configured part; returns the table (``stop()`` ends it).
+
+    With ``simulate`` (virtual dice and cards on the page) only what a config names starts: the
+    reader and the camera when one is configured, the buttons and LEDs when a pin factory is
+    named (``pin_factory``, ``[general] pin_factory`` or ``$GPIOZERO_PIN_FACTORY``); None when
+    that is nothing, so a plain ``--simulate`` touches no hardware.
+    """
+    pins = not simulate or pin_factory is not None or bool(pin_factory_name(config))
+    reader, camera = make_reader(config["rfid"]), make_camera(config["camera"])
+    if not pins and reader is None and camera is None:
+        return None
 
     def tell(device: str, problem: str | None) -> None:
         if announcer is not None:
@@ -91,16 +127,18 @@ def start(session: Session, config: Config, announcer: Announcer | None = None,
     for problem in config.problems:
         status.problem("config", problem)
     table = Table(session, announcer, status=status)
-    with warnings.catch_warnings():  # gpiozero warns about each pin library it cannot load
-        warnings.simplefilter("ignore")
-        _start_pins(table, config, status, pin_factory)
-    reader = make_reader(config["rfid"])
+    if pins:
+        status.held.add("GPIO")
+        with warnings.catch_warnings():  # gpiozero warns about each pin library it cannot load
+            warnings.simplefilter("ignore")
+            _start_pins(table, config, status, pin_factory)
     if reader is not None:
+        status.held.add(reader.name)
         table.add(TagSource(reader, status, window=config["rfid"]["repeat_window"]))
-    camera = make_camera(config["camera"])
     if camera is not None:
         from .dice import DiceWatcher  # needs vision (OpenCV): only with a camera
 
+        status.held.add(camera.name)
         watcher = DiceWatcher(camera, session.expects, status, data_dir or session.data_dir)
         table.add(watcher)
         table.actions["roll"] = watcher.read_now
@@ -113,7 +151,14 @@ def _start_pins(table: Table, config: Config, status: Status, pin_factory: Any) 
     except ImportError as exc:
         status.problem("GPIO", f"gpiozero is not installed ({exc}): buttons and LEDs are off")
         return
-    table.add(make_buttons(config["buttons"], status, pin_factory))
+    try:
+        pin_factory = pin_factory if pin_factory is not None else make_pin_factory(config)
+    except (ImportError, ValueError, GPIOZeroError, OSError, RuntimeError) as exc:
+        status.problem("GPIO", f"pin factory {pin_factory_name(config)!r} cannot start ({exc})")
+        return
+    buttons = make_buttons(config["buttons"], status, pin_factory)
+    table.add(buttons)
+    _start_mock_fifo(table, config, status, pin_factory, buttons.pins)
     try:
         lights = make_lights(config["leds"], pin_factory)
     except (GPIOZeroError, OSError, ValueError) as exc:  # no pin library, a pin in use...
@@ -124,3 +169,17 @@ def _start_pins(table: Table, config: Config, status: Status, pin_factory: Any) 
         indicator.attach(table.session)
         table.on_warning.append(indicator.warn)
         table.outputs.append(indicator)
+
+
+def _start_mock_fifo(table: Table, config: Config, status: Status, pin_factory: Any,
+                     pins: Mapping[str, int]) -> None:
+    fifo = config["buttons"]["mock_fifo"]
+    if not fifo:
+        return
+    from gpiozero.pins.mock import MockFactory
+
+    if not isinstance(pin_factory, MockFactory):
+        status.problem("config", f"[buttons] mock_fifo = {fifo!r} needs [general] pin_factory = "
+                                 "\"mock\": only mock pins can be pressed through a FIFO")
+        return
+    table.add(PinControl(fifo, pin_factory, pins, config["buttons"]["pull_up"], status))

@@ -3,7 +3,9 @@
 Each check looks at one thing (the config files, SPI, I2C, the RFID reader, the camera, the
 pins, the voice) and says ok, failing (with the fix), or not needed with this config. The last
 raw tag UID seen is shown too: when the reader works but a card never shows up, it tells whether
-the tag was read at all. The host page shows the same list (``[c.to_json() for c in run(...)]``).
+the tag was read at all. The host page shows the same list (``[c.to_json() for c in run(...)]``);
+there the companion already holds the reader, camera and pins, so their state is read from its
+live :class:`~hardware.status.Status` instead of opening them a second time.
 """
 
 from __future__ import annotations
@@ -19,9 +21,9 @@ from typing import Any
 
 from companion.config import Config
 
-from .build import ROLES, make_camera, make_reader
+from .build import ROLES, make_camera, make_pin_factory, make_reader
 from .cameras import CameraError
-from .status import last_tag
+from .status import Status, last_tag
 from .tags import TagMap
 
 READER_FIXES = {
@@ -32,6 +34,10 @@ READER_FIXES = {
     "keyboard": "set [rfid] device to the reader's /dev/input/by-id/...-event-kbd, and add the "
                 "companion user to the input group (sudo adduser companion input)",
 }
+
+
+PIN_FACTORY_FIX = ("on a Raspberry Pi: sudo apt install python3-lgpio, and a virtual environment "
+                   "made with --system-site-packages; at a desk: [general] pin_factory = \"mock\"")
 
 
 @dataclass(frozen=True)
@@ -88,23 +94,37 @@ def check_reader(config: Config) -> Check:
     return Check("RFID reader", True, f"{reader.name}: {found}")
 
 
+CAMERA_FIXES = {
+    "picamera2": "check the ribbon cable and camera_auto_detect=1 in /boot/firmware/config.txt; "
+                 "`rpicam-hello --list-cameras` lists it",
+    "opencv": "plug the webcam in; `ls /dev/video*` lists the devices; set [camera] index",
+    "replay": "set [camera] path to a video file or a folder of images",
+}
+
+
 def check_camera(config: Config) -> Check:
     """The configured camera gives a frame."""
     camera = make_camera(config["camera"])
     if camera is None:
         return Check("camera", None, "none configured ([camera] kind)")
-    fixes = {"picamera2": "check the ribbon cable and camera_auto_detect=1 in "
-                          "/boot/firmware/config.txt; `rpicam-hello --list-cameras` lists it",
-             "opencv": "plug the webcam in; `ls /dev/video*` lists the devices; set [camera] index",
-             "replay": "set [camera] path to a video file or a folder of images"}
     try:
         camera.open()
         camera.read()
     except (CameraError, StopIteration) as exc:
-        return Check("camera", False, f"{camera.name}: {exc}", fixes[config["camera"]["kind"]])
+        return Check("camera", False, f"{camera.name}: {exc}",
+                     CAMERA_FIXES[config["camera"]["kind"]])
     finally:
         camera.close()
     return Check("camera", True, f"{camera.name} gives frames")
+
+
+def check_held(name: str, device: str, live: Status, fix: str) -> Check:
+    """A device the running companion holds: working unless its status names a problem."""
+    problems = [f"{d}: {p}" for d, p in live.snapshot()["problems"].items()
+                if d == device or (device == "GPIO" and (d == "LEDs" or "(GPIO" in d))]
+    if problems:
+        return Check(name, False, "; ".join(problems), fix)
+    return Check(name, True, f"{device}: working, in use by the running companion")
 
 
 def check_pins(config: Config, pin_factory: Any = None) -> Check:
@@ -125,13 +145,15 @@ def check_pins(config: Config, pin_factory: Any = None) -> Check:
         except ImportError as exc:
             return Check("pins", False, f"gpiozero is missing ({exc})",
                          "pip install gpiozero in the companion's environment")
+        try:
+            pin_factory = pin_factory if pin_factory is not None else make_pin_factory(config)
+        except (ImportError, ValueError, GPIOZeroError, OSError, RuntimeError) as exc:
+            return Check("pins", False, f"the pin factory cannot start ({exc})", PIN_FACTORY_FIX)
         for name, pin in used.items():
             try:
                 DigitalInputDevice(pin, pin_factory=pin_factory).close()
             except BadPinFactory as exc:
-                return Check("pins", False, f"no GPIO access here ({exc})",
-                             "on a Raspberry Pi: sudo apt install python3-lgpio, and a virtual "
-                             "environment made with --system-site-packages")
+                return Check("pins", False, f"no GPIO access here ({exc})", PIN_FACTORY_FIX)
             except GPIOZeroError as exc:
                 return Check("pins", False, f"{name} (GPIO{pin}): {exc}",
                              "another program holds the pin (the companion service? "
@@ -171,11 +193,26 @@ def check_last_tag(data_dir: Path) -> Check:
     return Check("last tag", True, f"{seen['uid']} at {when} by {seen['reader']} ({meaning})")
 
 
+def live_checks(config: Config, live: Status) -> dict[str, Check]:
+    """The checks of the devices the running companion holds (``live.held``), by check name,
+    read from its status."""
+    reader, camera = make_reader(config["rfid"]), make_camera(config["camera"])
+    devices = {"RFID reader": (reader and reader.name, READER_FIXES.get(config["rfid"]["reader"])),
+               "camera": (camera and camera.name, CAMERA_FIXES.get(config["camera"]["kind"])),
+               "pins": ("GPIO", PIN_FACTORY_FIX)}
+    return {name: check_held(name, device, live, fix or "")
+            for name, (device, fix) in devices.items() if device in live.held}
+
+
 def run(config: Config, data_dir: Path, dev: Path = Path("/dev"),
-        pin_factory: Any = None) -> list[Check]:
-    """Every check, in the order a person would look."""
+        pin_factory: Any = None, live: Status | None = None) -> list[Check]:
+    """Every check, in the order a person would look. ``live`` is the running companion's status:
+    the devices it holds are judged by it, not opened a second time."""
+    held = live_checks(config, live) if live is not None else {}
     return [check_config(config), check_bus(config, dev, "SPI"), check_bus(config, dev, "I2C"),
-            check_reader(config), check_camera(config), check_pins(config, pin_factory),
+            held.get("RFID reader") or check_reader(config),
+            held.get("camera") or check_camera(config),
+            held.get("pins") or check_pins(config, pin_factory),
             check_speech(config), check_last_tag(data_dir)]
 
 

@@ -1,7 +1,8 @@
 """What the hardware is doing, for the host page and ``companion doctor``.
 
 A device that is configured but missing or failing is reported once (not on every retry), and
-once more when it comes back. The last raw tag UID seen is kept with its time and written to
+once more when it comes back; the last of these changes are kept, with their time, for the host
+page. The last raw tag UID seen is kept with its time and written to
 ``DATA_DIR/hardware-status.json``: "the reader works but the card never shows up" is the most
 common trouble with RFID boxes, and this answers it even from another process.
 """
@@ -13,6 +14,7 @@ import logging
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,18 +22,27 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 STATUS_FILE = "hardware-status.json"
+#: How many device changes (missing, back) the host page can see.
+EVENTS_KEPT = 20
 
 Listener = Callable[[str, str | None], None]
 """Called with (device, problem) when a device fails, and (device, None) when it is back."""
 
 
 class Status:
-    """Problems by device, reported once each, and the last tag seen."""
+    """Problems by device, reported once each, the recent changes, and the last tag seen.
+
+    ``held`` names the devices the running companion holds open (:func:`hardware.build.start`
+    fills it): ``companion doctor`` on the host page reads their state here instead of opening
+    them a second time.
+    """
 
     def __init__(self, data_dir: Path | None = None, listener: Listener | None = None) -> None:
         self.path = Path(data_dir) / STATUS_FILE if data_dir is not None else None
         self.listener = listener
         self.problems: dict[str, str] = {}
+        self.events: deque[dict[str, Any]] = deque(maxlen=EVENTS_KEPT)
+        self.held: set[str] = set()
         self.last_tag: dict[str, Any] | None = None
         self._lock = threading.Lock()
 
@@ -40,6 +51,8 @@ class Status:
         with self._lock:
             first = device not in self.problems
             self.problems[device] = text
+            if first:
+                self.events.append({"device": device, "problem": text, "at": time.time()})
         if first:
             log.warning("%s: %s", device, text)
             if self.listener is not None:
@@ -52,6 +65,8 @@ class Status:
         """Report that ``device`` works (again)."""
         with self._lock:
             was = self.problems.pop(device, None)
+            if was is not None:
+                self.events.append({"device": device, "problem": None, "at": time.time()})
         if was is not None:
             log.warning("%s: working again", device)
             if self.listener is not None:
@@ -66,9 +81,10 @@ class Status:
             os.replace(tmp, self.path)
 
     def snapshot(self) -> dict[str, Any]:
-        """Problems and last tag as JSON-ready data (for the host page)."""
+        """Problems, recent changes (``problem`` None: back) and last tag as JSON-ready data."""
         with self._lock:
-            return {"problems": dict(self.problems), "last_tag": self.last_tag}
+            return {"problems": dict(self.problems), "events": list(self.events),
+                    "last_tag": self.last_tag}
 
 
 def last_tag(data_dir: Path) -> dict[str, Any] | None:

@@ -3,13 +3,14 @@
 A button press becomes the event the game expects now (see :mod:`hardware.intents`), a tag
 swipe becomes a ``card`` event through the tag map, and anything refused is said aloud as a
 warning and flashes the LEDs; the companion keeps running. An unknown tag is asked about (aloud,
-and on the host page through :attr:`Table.pending_tag`); the next card given another way (the
+and on the host page through :meth:`Table.pending`); the next card given another way (the
 phone) or :meth:`Table.enroll` teaches it.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -48,6 +49,7 @@ class Table:
             "repeat": self.repeat, "draw": self.repeat, "roll": self.repeat}
         self.on_warning: list[Callable[[Message], None]] = []
         self.pending_tag: tuple[str, float] | None = None
+        self._tag_lock = threading.Lock()  # the reader's thread, the web and the worker name tags
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="table")
         self._unsubscribe = session.subscribe(self._on_update)
 
@@ -131,21 +133,33 @@ class Table:
         """A tag swipe: the card it stands for, or a question when the tag is unknown."""
         game = self.session.game.id if self.session.game else None
         card = self.tags.card(swipe.uid, game)
+        with self._tag_lock:
+            self.pending_tag = None if card is not None else (swipe.uid, time.monotonic())
         if card is not None:
-            self.pending_tag = None
             self.submit({"type": "card", "id": card}, "rfid")
         else:
-            self.pending_tag = (swipe.uid, time.monotonic())
             self.warn(Message("tags.unknown", {"uid": swipe.uid}))
         self.status.tag_seen(swipe.uid, swipe.reader, card)
 
+    def pending(self) -> tuple[str, float] | None:
+        """The unknown tag waiting to be named and the seconds left to name it, or None."""
+        with self._tag_lock:
+            pending = self.pending_tag
+        left = ENROL_WINDOW - (time.monotonic() - pending[1]) if pending is not None else 0.0
+        return (pending[0], left) if pending is not None and left > 0 else None
+
     def enroll(self, card: str) -> str | None:
-        """Teach the waiting unknown tag that it is ``card``; return its UID (None if none)."""
-        pending, self.pending_tag = self.pending_tag, None
-        if pending is None or time.monotonic() - pending[1] > ENROL_WINDOW:
-            return None
-        game = self.session.game.id if self.session.game else None
-        self.tags.enroll(pending[0], card, game)
+        """Teach the waiting unknown tag that it is ``card``; return its UID (None if none).
+
+        A second caller (the worker and the web may both name it) waits until the first has
+        written the tag map, so that the tag is known when either returns.
+        """
+        with self._tag_lock:
+            pending, self.pending_tag = self.pending_tag, None
+            if pending is None or time.monotonic() - pending[1] > ENROL_WINDOW:
+                return None
+            game = self.session.game.id if self.session.game else None
+            self.tags.enroll(pending[0], card, game)
         if self.announcer is not None:
             self.announcer.say(Message("tags.enrolled", {"uid": pending[0], "card": card}),
                                RESULT)

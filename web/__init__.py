@@ -1,7 +1,7 @@
 """The phone dashboard and host controls: a Flask app over one Session.
 
-``create_app(session, config)`` builds the app; ``web.cli`` serves it with a production WSGI
-server (``companion run``). See docs/web.md.
+``create_app(session, config, table=..., settings=...)`` builds the app; ``web.cli`` serves it
+with a production WSGI server (``companion run``). See docs/web.md.
 """
 
 from __future__ import annotations
@@ -10,10 +10,12 @@ import secrets
 
 from flask import Flask
 
+from companion import config as companion_config
 from companion.engine import Session
 from companion.simulator import Simulator
+from hardware.table import Table
 
-from . import api, errors, history, host, openapi, pages
+from . import api, box, errors, history, host, openapi, pages
 from .auth import HostSessions, LoginLimiter, PinStore
 from .config import WebConfig
 from .context import EXTENSION, Companion
@@ -22,11 +24,15 @@ from .hub import Hub
 __all__ = ["WebConfig", "create_app"]
 
 
-def create_app(session: Session, config: WebConfig | None = None) -> Flask:
+def create_app(session: Session, config: WebConfig | None = None, table: Table | None = None,
+               settings: companion_config.Config | None = None) -> Flask:
     """The web app of a session: live page ``/``, ``/history`` and the JSON API under /api.
 
-    It subscribes to the session at once, so every event accepted from now on reaches the
-    streams; call ``app.extensions["companion"].hub.close()`` to stop it.
+    ``table`` is the running hardware table, if any (the host page's "Box" shows its status and
+    names its unknown tags); ``settings`` the companion's config (default: the config files),
+    which the host page's doctor checks. The app subscribes to the session at once, so every
+    event accepted from now on reaches the streams; call
+    ``app.extensions["companion"].hub.close()`` to stop it.
     """
     config = config or WebConfig()
     app = Flask(__name__)
@@ -38,8 +44,9 @@ def create_app(session: Session, config: WebConfig | None = None) -> Flask:
         session=session, config=config, hub=Hub(session, config.stream_backlog),
         pins=pins, hosts=HostSessions(pins, config.host_hours),
         limiter=LoginLimiter(config.login_attempts, config.login_window),
-        simulator=Simulator(session, config.seed) if config.simulate else None)
-    for module in (api, host, history, openapi, pages):
+        simulator=Simulator(session, config.seed) if config.simulate else None,
+        table=table, settings=settings or companion_config.load())
+    for module in (api, box, host, history, openapi, pages):
         app.register_blueprint(module.bp)
     app.after_request(host.attach_csrf)
     errors.install(app)

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
-from companion.engine import Event, Step, find_game
+from companion.engine import Event, Session, Step, find_game
 
 from .context import current
 from .errors import ApiError, read_json
@@ -78,15 +78,19 @@ def stream() -> Response:
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
+def table_definitions(session: Session) -> tuple[dict[str, Any], list[str]]:
+    """The cards, heroes and tiles known at this table (the current game's, else Last Bastion's
+    with the taught ones), and the cards seen this game."""
+    if session.state is not None:
+        return session.state["catalog"], session.state["deck"]["seen"]
+    game = find_game("last-bastion")
+    return game.known_definitions(session.definitions(game.id).load()), []
+
+
 @bp.get("/api/catalog")
 def known() -> Response:
     """What the host may pick from: cards (with those seen this game), heroes and tiles."""
-    session = current().session
-    if session.state is not None:
-        definitions, seen = session.state["catalog"], session.state["deck"]["seen"]
-    else:
-        game = find_game("last-bastion")
-        definitions, seen = game.known_definitions(session.definitions(game.id).load()), []
+    definitions, seen = table_definitions(current().session)
     pick = ("name", "type", "colour", "resistance", "complete")
     return jsonify({
         "cards": {cid: {k: c.get(k) for k in pick} for cid, c in definitions["card"].items()},

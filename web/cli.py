@@ -60,18 +60,20 @@ def print_qr(url: str, out: Any = None) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    """Start the session, the voice, the web server and the table (its sensors on a Raspberry Pi,
-    the simulated table elsewhere); stop cleanly on Ctrl-C or SIGTERM."""
+    """Start the session, the voice, the web server and the table (its sensors on a Raspberry Pi;
+    the simulated table elsewhere, with the sensors a config names); stop cleanly on Ctrl-C or
+    SIGTERM."""
     config = settings.load()
     lang = args.lang or config["general"]["language"]
     session = Session(args.data_dir or config["general"]["data_dir"] or None)
     simulate = args.simulate or not on_raspberry_pi()
-    app = create_app(session, WebConfig(lang=lang, simulate=simulate, seed=args.seed))
-    ctx = app.extensions[EXTENSION]
     table = texts(lang, session.game, session.state)
     announcer = Announcer(make_voice(config["speech"]), lang, [hardware.MESSAGES_DIR]).start()
     announcer.attach(session)
-    sensors = None if simulate else hardware.build.start(session, config, announcer)
+    sensors = hardware.build.start(session, config, announcer, simulate=simulate)
+    app = create_app(session, WebConfig(lang=lang, simulate=simulate, seed=args.seed),
+                     table=sensors, settings=config)
+    ctx = app.extensions[EXTENSION]
 
     def say(message: Message | RuleError) -> None:
         if isinstance(message, RuleError):

@@ -1,4 +1,5 @@
-"""What every request handler reaches: the session, the hub, the host guards, the simulator."""
+"""What every request handler reaches: the session, the hub, the host guards, the simulator,
+and the box (the running hardware table and the settings it was built from)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ from dataclasses import dataclass
 
 from flask import current_app, request
 
+from companion.config import Config
 from companion.engine import Session
 from companion.simulator import Simulator
+from hardware.table import Table
 
 from .auth import HostSessions, LoginLimiter, PinStore
 from .config import WebConfig
@@ -19,7 +22,11 @@ EXTENSION = "companion"
 
 @dataclass
 class Companion:
-    """The objects one web app shares between its requests."""
+    """The objects one web app shares between its requests.
+
+    ``table`` is the running hardware table (None when no sensor runs); ``settings`` the
+    companion's config, which ``companion doctor`` on the host page checks.
+    """
 
     session: Session
     config: WebConfig
@@ -28,6 +35,8 @@ class Companion:
     hosts: HostSessions
     limiter: LoginLimiter
     simulator: Simulator | None
+    table: Table | None
+    settings: Config
 
 
 def current() -> Companion:

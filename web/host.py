@@ -29,13 +29,19 @@ def same_origin() -> None:
         raise ApiError(403, "request.cross_origin", origin=origin)
 
 
-def require_host() -> str:
-    """The host session of this request, its CSRF token consumed; else a 403 naming why."""
+def require_login() -> str:
+    """The host session of a request that only reads host data; else 403 ``host.required``."""
     same_origin()
-    ctx = current()
     host_id = request.cookies.get(COOKIE)
-    if not ctx.hosts.valid(host_id):
+    if not current().hosts.valid(host_id):
         raise ApiError(403, "host.required")
+    return host_id
+
+
+def require_host() -> str:
+    """The host session of a changing request, its CSRF token consumed; else a 403 naming why."""
+    host_id = require_login()
+    ctx = current()
     try:
         ctx.hosts.consume(host_id, request.headers.get(CSRF_HEADER))
     except CsrfError as error:
@@ -72,11 +78,11 @@ def _pin(data: dict) -> str:
 @bp.get("/api/host")
 def status() -> Response:
     """Whether this browser is a logged-in host (with a fresh CSRF token), whether a PIN exists,
-    and whether the simulated table is on."""
+    whether the simulated table is on, and whether sensors run (the host page's "Box")."""
     ctx = current()
     host_id = request.cookies.get(COOKIE)
     body = {"host": ctx.hosts.valid(host_id), "pin_set": ctx.pins.is_set(),
-            "simulate": ctx.simulator is not None}
+            "simulate": ctx.simulator is not None, "sensors": ctx.table is not None}
     if body["host"]:
         body["csrf"] = ctx.hosts.issue(host_id)
     return jsonify(body)

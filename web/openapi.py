@@ -10,6 +10,7 @@ bp = Blueprint("openapi", __name__)
 
 ERROR = {"$ref": "#/components/schemas/Error"}
 HOST = [{"hostCookie": [], "csrf": []}]
+HOST_READ = [{"hostCookie": []}]
 
 
 def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
@@ -19,9 +20,11 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 def _errors(*codes: int) -> dict[str, Any]:
     reasons = {400: "malformed body, unknown or missing field, event refused as malformed",
                401: "wrong PIN", 403: "not a host, or CSRF token missing, used or unknown",
-               404: "unknown game or action", 409: "stale version or PIN state conflict",
+               404: "unknown game or action",
+               409: "stale version, PIN state conflict, or no unknown tag waiting",
                413: "body too large", 415: "body is not application/json",
-               422: "the rules refuse the event now", 429: "too many wrong PINs"}
+               422: "the rules refuse the event now, or the card is unknown",
+               429: "too many wrong PINs"}
     return {str(c): _json(ERROR, reasons[c]) for c in codes}
 
 
@@ -81,6 +84,29 @@ DOCUMENT: dict[str, Any] = {
                             "schema": {"enum": ["roll", "draw"]}}],
             "requestBody": _body({"type": "object", "additionalProperties": False}),
             "responses": {"200": _json(ACCEPTED, "submitted"), **_errors(403, 404, 422)}}},
+        "/api/box": {"get": {
+            "summary": "The box: sensors running?, devices failing, recent changes, last raw tag "
+                       "(and its card), the unknown tag waiting to be named",
+            "security": HOST_READ,
+            "responses": {"200": _json({"$ref": "#/components/schemas/Box"}, "box status"),
+                          **_errors(403)}}},
+        "/api/doctor": {"get": {
+            "summary": "`companion doctor`'s checks (each with `fix` when it fails) and the box",
+            "security": HOST_READ,
+            "responses": {"200": _json({"type": "object", "properties": {
+                "checks": {"type": "array", "items": {"$ref": "#/components/schemas/Check"}},
+                "ok": {"type": "boolean"}, "box": {"$ref": "#/components/schemas/Box"}}},
+                "report"), **_errors(403)}}},
+        "/api/box/enroll": {"post": {
+            "summary": "Name the unknown tag just swiped; when a card is awaited, give it too",
+            "security": HOST,
+            "requestBody": _body({"type": "object", "required": ["card"],
+                                  "additionalProperties": False,
+                                  "properties": {"card": {"type": "string"}}}),
+            "responses": {"200": _json({"type": "object", "properties": {
+                "uid": {"type": "string"}, "card": {"type": "string"},
+                "version": {"type": "integer"}}}, "enrolled"),
+                **_errors(400, 403, 409, 415, 422)}}},
         "/api/history": {"get": {"summary": "Every game, newest first, with score sheet and "
                                             "turn-by-turn series; the current game's history",
                                  "responses": {"200": _json({"type": "object"}, "games")}}},
@@ -101,6 +127,19 @@ DOCUMENT: dict[str, Any] = {
                 "error": {"type": "string", "description": "message key naming the problem"},
                 "message": {"type": "string"}, "params": {"type": "object"},
                 "version": {"type": "integer"}}},
+            "Check": {"type": "object", "properties": {
+                "name": {"type": "string"}, "ok": {"type": ["boolean", "null"],
+                                                   "description": "null: not needed"},
+                "detail": {"type": "string"}, "fix": {"type": "string"}}},
+            "Box": {"type": "object", "properties": {
+                "running": {"type": "boolean"},
+                "problems": {"type": "object", "additionalProperties": {"type": "string"}},
+                "events": {"type": "array", "items": {"type": "object", "properties": {
+                    "device": {"type": "string"}, "problem": {"type": ["string", "null"]},
+                    "at": {"type": "number"}}}},
+                "last_tag": {"type": ["object", "null"]},
+                "pending_tag": {"type": ["object", "null"], "properties": {
+                    "uid": {"type": "string"}, "seconds_left": {"type": "integer"}}}}},
             "Picture": {"type": "object", "required": ["version", "view"], "properties": {
                 "version": {"type": "integer"}, "view": {"type": "object"},
                 "texts": {"type": "object"}, "helper": {"type": ["object", "null"]},

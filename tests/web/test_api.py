@@ -151,7 +151,8 @@ def test_pin_is_rate_limited_and_never_stored_in_clear(app, viewer, session):
 
 
 def test_first_run_pin_then_login_cookie_flags(app, viewer):
-    assert viewer.get("/api/host").json == {"host": False, "pin_set": False, "simulate": True}
+    assert viewer.get("/api/host").json == {"host": False, "pin_set": False, "simulate": True,
+                                              "sensors": False}
     assert viewer.post("/api/login", json={"pin": PIN}).json["error"] == "pin.not_set"
     assert viewer.post("/api/pin", json={"pin": "12"}).json["error"] == "pin.bad_format"
     response = viewer.post("/api/pin", json={"pin": PIN})

@@ -27,6 +27,7 @@ if not CHROMIUM.exists():  # a missing browser is a broken machine, never a sile
                        "(.ci/run does it)")
 
 ROOT = Path(__file__).resolve().parents[2]
+SILENT = Path(__file__).with_name("silent.toml")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"width": 390, "height": 844}
@@ -37,13 +38,14 @@ expect = playwright.expect
 class Server:
     """`companion run --simulate` in a child process on this machine's loopback."""
 
-    def __init__(self, data_dir: Path, port: int = 0) -> None:
+    def __init__(self, data_dir: Path, port: int = 0,
+                 config: Path = SILENT) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "companion", "run", "--simulate", "--seed", "5", "--host",
              "127.0.0.1", "--port", str(port), "--data-dir", str(data_dir)],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1",
-                 "COMPANION_CONFIG": str(Path(__file__).with_name("silent.toml"))})
+                 "COMPANION_CONFIG": str(config)})
         self.url = self.process.stdout.readline().split()[-1]
         self.port = int(self.url.rsplit(":", 1)[1].strip("/"))
 
@@ -210,3 +212,35 @@ def test_combat_helper_and_history_screens(browser, server):
     page.goto(server.url + "history")
     expect(page.locator("svg.chart")).to_have_count(3)
     shoot(page, "history")
+
+
+def test_host_names_an_unknown_tag_and_checks_the_box(browser, tmp_path):
+    sys.path.insert(0, str(ROOT / "tests" / "hardware"))
+    from hwfakes import FakeKeyboard  # a keyboard-wedge reader's input device, as a FIFO
+
+    keyboard = FakeKeyboard(tmp_path / "event-kbd")
+    conf = tmp_path / "box.toml"
+    conf.write_text(f'[speech]\nbackend = "silent"\n[rfid]\nreader = "keyboard"\n'
+                    f'device = "{keyboard.path}"\n')
+    server = Server(tmp_path / "data", config=conf)
+    try:
+        host = phone(browser, server.url)
+        become_host(host)
+        version = ApiHost(server.url).send(setup_event())
+        at_version(host, version)
+        keyboard.type("04A1B2C3")
+        question = host.locator(".tag-question")
+        expect(question).to_contain_text("Unknown tag 04A1B2C3: which card is it?", timeout=5000)
+        expect(host.locator("button[data-act=card]")).to_have_count(0)  # the question's picker
+        question.locator("button[data-act=enroll]", has_text="Incube").click()
+        at_version(host, version + 1)
+        expect(question).to_have_count(0, timeout=5000)
+        host.click("details[data-details=box] summary")
+        box = host.locator("details[data-details=box]")
+        expect(box).to_contain_text("Last tag read: 04A1B2C3")
+        expect(box).to_contain_text("it is Incube")
+        expect(box.locator(".checks")).to_contain_text("RFID reader")
+        shoot(host, "host-box")
+        assert not host.errors
+    finally:
+        server.stop()

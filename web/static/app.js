@@ -20,7 +20,8 @@ const app = {
   lang: localStorage.getItem("companion-lang") || BOOT.lang,
   pic: null, version: -1, log: [], logVersion: 0, es: null, lastMessage: 0,
   host: false, csrf: null, pinSet: null, simulate: BOOT.simulate, hostOpen: false,
-  busy: Promise.resolve(), catalog: null, frames: null,
+  busy: Promise.resolve(), catalog: null, frames: null, sensors: false,
+  box: {status: null, seen: "", checks: null, open: false},
   pick: {mode: null, mover: null, targets: [], dice: [], grey: null, reroll: false,
     search: "", effects: []},
 };
@@ -111,7 +112,9 @@ async function hostStatus() {
   app.csrf = data.csrf || null;
   app.pinSet = data.pin_set;
   app.simulate = data.simulate;
+  app.sensors = data.sensors;
   renderHost();
+  if (app.host && app.sensors) loadBox();
 }
 
 function post(url, body) {
@@ -144,6 +147,36 @@ async function loadCatalog() {
   if (!app.catalog) app.catalog = await (await fetch("/api/catalog")).json();
   return app.catalog;
 }
+
+// The box (sensors): polled while the host panel is open; redrawn only when something changed
+// (not for the seconds ticking away on an unknown tag, so typing in the picker is not disturbed).
+async function loadBox() {
+  const response = await fetch("/api/box", {cache: "no-store"});
+  if (response.ok) showBox(await response.json());
+}
+
+function showBox(status) {
+  const pending = status.pending_tag;
+  const seen = JSON.stringify({...status, pending_tag: pending && pending.uid});
+  app.box.status = status;
+  if (seen === app.box.seen) return;
+  app.box.seen = seen;
+  renderHost();
+}
+
+async function loadDoctor() {
+  app.box.checks = [];
+  const response = await fetch("/api/doctor", {cache: "no-store"});
+  const data = await response.json();
+  if (!response.ok) { toast(data.message); app.box.checks = null; return; }
+  app.box.checks = data.checks;
+  app.box.seen = "";
+  showBox(data.box);
+}
+
+setInterval(() => {
+  if (app.host && app.hostOpen && app.sensors) loadBox();
+}, 2000);
 
 async function loadFrames() {
   const data = await (await fetch("/api/history")).json();
@@ -353,13 +386,15 @@ function renderHost() {
     (app.simulate && expects.kind === "dice" ? button("roll", t("ui.roll")) : "") +
     (app.simulate && expects.kind === "card" ? button("draw", t("ui.draw")) : "") +
     button("logout", t("ui.logout"), 'class="quiet"') + "</div>";
+  const pending = app.box.status && app.box.status.pending_tag;
+  if (pending) html += tagQuestion(pending, expects.kind === "card");
   if (expects.kind === "setup") html += setupForm();
-  else if (expects.kind === "card") html += cardPicker();
+  else if (expects.kind === "card" && !pending) html += cardPicker();
   else if (expects.kind === "dice") html += diceTapper(expects);
   else if (expects.kind === "action") html += actions(view);
   else if (expects.kind === "choice") html += choice(view, expects);
   if (view.game) html += corrections(view);
-  html += historyJump();
+  html += historyJump() + boxSection();
   if (view.game && expects.kind !== "setup") {
     html += `<details><summary>${esc(t("ui.new_game"))}</summary>${setupForm()}</details>`;
   }
@@ -397,22 +432,70 @@ function setupForm() {
     `<button>${esc(t("ui.start"))}</button></form>`;
 }
 
-function cardPicker() {
+const awaitedType = () => (app.pic.view.deck.next_warlord_in === 1 ? "warlord" : "monster");
+
+// The cards to pick from: those the deck may give now (``awaited``), else every known card;
+// tapping one runs the action ``act`` (give the card, or name an unknown tag).
+function cardList(act, awaited) {
   const catalog = app.catalog;
   if (!catalog) { loadCatalog().then(renderHost); return "<p>…</p>"; }
-  const deck = app.pic.view.deck;
-  const type = deck.next_warlord_in === 1 ? "warlord" : "monster";
+  const type = awaitedType();
   const query = app.pick.search.toLowerCase();
-  const cards = Object.entries(catalog.cards).filter(([id, c]) => !catalog.seen.includes(id) &&
-    c.type === type && (!query || c.name.toLowerCase().includes(query) || id.includes(query)));
-  const list = cards.slice(0, 30).map(([id, c]) => `<li><button type="button" data-act="card" ` +
+  const cards = Object.entries(catalog.cards).filter(([id, c]) => (!awaited ||
+    (!catalog.seen.includes(id) && c.type === type)) &&
+    (!query || c.name.toLowerCase().includes(query) || id.includes(query)));
+  const list = cards.slice(0, 30).map(([id, c]) => `<li><button type="button" data-act="${act}" ` +
     `data-id="${esc(id)}">${c.colour ? chip(c.colour) : "?"} ${esc(c.name)} ` +
     `<strong>${c.resistance ?? "?"}</strong></button></li>`).join("");
-  return `<h3>${esc(t("ui.pick_card", {type: name(type)}))}</h3>` +
-    `<input name="search" type="search" value="${esc(app.pick.search)}" ` +
+  return `<input name="search" type="search" value="${esc(app.pick.search)}" ` +
     `placeholder="${esc(t("ui.card_search"))}" aria-label="${esc(t("ui.card_search"))}">` +
-    `<ul class="picker">${list || `<li>${esc(t("ui.no_card"))}</li>`}</ul>` +
+    `<ul class="picker">${list || `<li>${esc(t("ui.no_card"))}</li>`}</ul>`;
+}
+
+function cardPicker() {
+  const type = awaitedType();
+  return `<h3>${esc(t("ui.pick_card", {type: name(type)}))}</h3>${cardList("card", true)}` +
     `<details><summary>${esc(t("ui.teach_card"))}</summary>${teachForm(type, true)}</details>`;
+}
+
+function tagQuestion(pending, awaited) {
+  return `<div class="tag-question"><h3>${esc(t("ui.tag_question", {uid: pending.uid}))} ` +
+    `<small>${esc(t("ui.tag_left", {n: pending.seconds_left}))}</small></h3>` +
+    cardList("enroll", awaited) + "</div>";
+}
+
+const cardLabel = (id) => (app.catalog && app.catalog.cards[id] ? app.catalog.cards[id].name : id);
+const clock = (at) => new Date(at * 1000).toLocaleTimeString(app.lang);
+
+function boxSection() {
+  const box = app.box.status;
+  let html = `<details data-details="box"${app.box.open ? " open" : ""}><summary>` +
+    `${esc(t("ui.box"))}</summary>`;
+  if (!box) return html + "<p>…</p></details>";
+  const failing = Object.entries(box.problems);
+  html += `<p>${esc(t(!box.running ? "ui.box_off" : failing.length ? "ui.box_failing"
+    : "ui.box_ok"))}</p>`;
+  if (failing.length) {
+    html += `<ul class="problems">${failing.map(([device, problem]) =>
+      `<li><b>${esc(device)}</b>: ${esc(problem)}</li>`).join("")}</ul>`;
+  }
+  const tag = box.last_tag;
+  html += `<p>${tag ? esc(t("ui.box_last_tag", {uid: tag.uid, time: clock(tag.at),
+    reader: tag.reader})) + " · " + esc(tag.card ? t("ui.box_tag_card", {card: cardLabel(tag.card)})
+    : t("ui.box_tag_unknown")) : esc(t("ui.box_no_tag"))}</p>`;
+  if (box.events.length) {
+    html += `<h4>${esc(t("ui.box_changes"))}</h4><ol class="changes">` +
+      box.events.slice().reverse().map((e) => `<li>${esc(clock(e.at))} ` +
+        `${esc(t(e.problem ? "ui.box_missing" : "ui.box_back", {device: e.device}))}</li>`)
+        .join("") + "</ol>";
+  }
+  const mark = {true: "✓", false: "✗", null: "–"};
+  const checks = (app.box.checks || []).map((c) => `<li class="check-${c.ok}">` +
+    `<b>${mark[c.ok]} ${esc(t("ui.check_" + c.name.toLowerCase().replace(/\W+/g, "_")))}</b> ` +
+    `${esc(c.detail)}${c.fix ? `<br><small>${esc(t("ui.box_fix"))} ${esc(c.fix)}</small>` : ""}` +
+    "</li>").join("");
+  return html + button("doctor", t("ui.box_check")) +
+    (checks ? `<ul class="checks">${checks}</ul>` : "") + "</details>";
 }
 
 function teachForm(type, drawing) {
@@ -630,6 +713,8 @@ const ACTIONS = {
   draw: () => post("/api/simulate/draw", {}),
   logout: () => post("/api/logout", {}).then(hostStatus),
   card: (el) => send({type: "card", id: el.dataset.id}),
+  enroll: (el) => post("/api/box/enroll", {card: el.dataset.id}).then((r) => r && loadBox()),
+  doctor: () => loadDoctor(),
   place: (el) => send({type: "place", slot: el.dataset.slot}),
   assign: (el) => send({type: "assign", hero: el.dataset.hero}),
   answer: (el) => send({type: "answer", choice: app.pic.view.expects.options[el.dataset.index]}),
@@ -715,6 +800,13 @@ document.addEventListener("change", (e) => {
     renderHost();
   }
 });
+
+document.addEventListener("toggle", (e) => {  // toggle does not bubble: caught on the way down
+  if (e.target.dataset && e.target.dataset.details === "box") {
+    app.box.open = e.target.open;
+    if (app.box.open && !app.box.checks) loadDoctor();
+  }
+}, true);
 
 $("lang-switch").addEventListener("click", () => {
   app.lang = app.lang === "fr" ? "en" : "fr";

@@ -40,7 +40,8 @@ CHATTER_PREFIXES = ("turn.", "phase.", "expect.", "prompt.")
 #: Key prefixes of announcements that are warnings (the LEDs flash for them too).
 WARNING_PREFIXES = ("grip.tile", "grip.hero", "grip.card", "hero.knocked_out", "hero.dead",
                     "board.full", "token.reserve_empty", "draw.all_full", "game.lost",
-                    "hardware.", "tags.unknown", "press.", "camera.")
+                    "hardware.", "tags.unknown", "press.", "camera.", "warning.",
+                    "guardian.killed", "temple.wounded", "monster.cannot_enter", "hero.hurt")
 
 
 def urgency(key: str) -> str:
@@ -76,8 +77,10 @@ class EspeakVoice:
     """The ``espeak-ng`` command: plays on the default sound card, or writes numbered WAV files.
 
     With ``output_dir`` every sentence becomes ``0001.wav``, ``0002.wav``... streamed from
-    ``espeak-ng --stdout``; ``on_audio`` (if given) is called with ``time.perf_counter()`` when the
-    first audio sample of a sentence arrives, which the benchmark uses.
+    ``espeak-ng --stdout``, with its text beside it (``0001.txt``): a box without a speaker, or a
+    test, can then check both what was said and that it was spoken. ``on_audio`` (if given) is
+    called with ``time.perf_counter()`` when the first audio sample of a sentence arrives, which
+    the benchmark uses.
     """
 
     def __init__(self, volume: float = 1.0, rate: int = 160, voice: str = "",
@@ -112,6 +115,7 @@ class EspeakVoice:
             out.setframerate(int.from_bytes(header[24:28], "little"))
             out.setsampwidth(int.from_bytes(header[34:36], "little") // 8)
             out.writeframes(pcm)
+        path.with_suffix(".txt").write_text(text, encoding="utf-8")
         self.written.append(path)
 
     def _stream(self, stdout: Any) -> tuple[bytes, bytes]:
@@ -170,14 +174,17 @@ class Pyttsx3Voice:
 
 def make_voice(settings: Mapping[str, Any]) -> Voice:
     """The back end named by the ``[speech]`` settings; silent (with a logged reason) when it
-    cannot start, so that a box without sound still plays."""
+    cannot start, so that a box without sound still plays. ``wav_dir`` makes ``espeak-ng`` write
+    WAV files there instead of playing them."""
     name = settings.get("backend", "pyttsx3") if settings.get("enabled", True) else "silent"
     options = {k: settings[k] for k in ("volume", "rate", "voice") if k in settings}
     try:
         if name == "pyttsx3":
             return Pyttsx3Voice(**options)
         if name == "espeak-ng":
-            return EspeakVoice(**options)
+            wav_dir = settings.get("wav_dir")
+            output = Path(wav_dir).expanduser() if wav_dir else None
+            return EspeakVoice(**options, output_dir=output)
     except (ImportError, OSError, RuntimeError) as exc:
         log.warning("speech back end %s cannot start (%s): the companion stays silent", name, exc)
     return SilentVoice()

@@ -19,6 +19,18 @@ class Message:
         return {"key": self.key, "params": copy.deepcopy(self.params)}
 
 
+class Announcements:
+    """What an event has produced so far: announcements, in order. A rules module collects them
+    while it works and returns them in its Step."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+
+    def say(self, key: str, **params: Any) -> None:
+        """Add an announcement (a message key of the game's catalog and its parameters)."""
+        self.messages.append(Message(key, params))
+
+
 @dataclass(frozen=True)
 class Prompt:
     """A question for a human, answered by an event; it always offers a default."""

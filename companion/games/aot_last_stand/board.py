@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from companion.engine import Message
+from companion.engine import Announcements
 
 from .catalog import DATA
 
@@ -15,15 +15,7 @@ TITAN_LEVELS: tuple[int, ...] = tuple(DATA["levels"]["titan"])
 TOWER_LEVELS: tuple[int, ...] = tuple(DATA["levels"]["tower"])
 
 
-class Out:
-    """What an event has produced so far: announcements, in order."""
-
-    def __init__(self) -> None:
-        self.messages: list[Message] = []
-
-    def say(self, key: str, **params: Any) -> None:
-        """Add an announcement."""
-        self.messages.append(Message(key, params))
+Out = Announcements  # what an event has said so far
 
 
 def distance(origin: int, to: int) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine import Message
+from companion.engine import Announcements
 
 from .catalog import DATA
 from .geometry import Position
@@ -17,15 +17,7 @@ from .geometry import Position
 State = dict[str, Any]
 
 
-class Out:
-    """What an event has produced so far: announcements, in order."""
-
-    def __init__(self) -> None:
-        self.messages: list[Message] = []
-
-    def say(self, key: str, **params: Any) -> None:
-        """Add an announcement."""
-        self.messages.append(Message(key, params))
+Out = Announcements  # what an event has said so far
 
 
 def hero_able(hero: dict[str, Any]) -> bool:

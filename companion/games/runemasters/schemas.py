@@ -1,0 +1,51 @@
+"""The fields of every Runemasters event (docs/events-runemasters.md has an example of each)."""
+
+from __future__ import annotations
+
+from companion.engine import Field
+from companion.engine.events import anything, boolean, integer, list_of, mapping, obj, one_of, text
+
+from .catalog import (
+    DIFFICULTIES,
+    GUARDIANS,
+    KINDS,
+    check_owner_definitions,
+    path_colour,
+    rune,
+    weak_point_rune,
+)
+
+die = integer(0, 4)
+space = integer(1, 5)
+seat = obj({"guardian": Field(one_of(*GUARDIANS)), "path": Field(path_colour),
+            "player": Field(text, required=False)})
+
+EVENTS = {
+    "setup": {
+        "guardians": Field(list_of(seat, 2, 4)),
+        "difficulty": Field(one_of(*DIFFICULTIES)),
+        "elder": Field(one_of(*GUARDIANS), required=False),
+        "definitions": Field(check_owner_definitions, required=False),
+    },
+    "card": {"id": Field(text), "define": Field(mapping(text, anything), required=False)},
+    "angel": {"guardian": Field(one_of(*GUARDIANS))},
+    "dice": {"faces": Field(list_of(rune, 1, 5))},
+    "hit": {"die": Field(die), "space": Field(space, required=False),
+            "as_life": Field(boolean, required=False)},
+    "move": {"to": Field(path_colour), "die": Field(die, required=False)},
+    "block": {"dice": Field(list_of(die, 2, 2))},
+    "charge": {"dice": Field(list_of(die, 1, 5))},
+    "reroll": {"dice": Field(list_of(die, 1, 5))},
+    "release": {"as_life": Field(boolean, required=False)},
+    "mark": {"die": Field(die), "target": Field(one_of(*GUARDIANS), required=False),
+             "rune": Field(weak_point_rune, required=False),
+             "from": Field(path_colour, required=False), "space": Field(space, required=False),
+             "to": Field(path_colour, required=False), "as_life": Field(boolean, required=False)},
+    "ultimate": {"target": Field(one_of(*GUARDIANS), required=False),
+                 "to": Field(path_colour, required=False),
+                 "runes": Field(mapping(text, weak_point_rune), required=False),
+                 "as_life": Field(boolean, required=False)},
+    "end_turn": {},
+    "teach": {"kind": Field(one_of(*KINDS)), "id": Field(text),
+              "definition": Field(mapping(text, anything))},
+}

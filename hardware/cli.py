@@ -16,6 +16,7 @@ from pathlib import Path
 
 from companion import config as settings
 from companion.engine import DefinitionStore, default_data_dir, find_game
+from companion.i18n import LANGUAGES
 
 from . import doctor
 from .build import make_reader
@@ -116,10 +117,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     """Check the box and say how to fix what is wrong."""
     config = _config(args)
     checks = doctor.run(config, _data_dir(args, config))
+    lang = args.lang or config["general"]["language"]
     if args.json:
-        print(json.dumps([c.to_json() for c in checks], indent=1))
+        print(json.dumps([c.to_json(lang) for c in checks], indent=1, ensure_ascii=False))
     else:
-        print("\n".join(doctor.report(checks)))
+        print("\n".join(doctor.report(checks, lang)))
     return 1 if any(c.ok is False for c in checks) else 0
 
 
@@ -156,5 +158,7 @@ def add_hardware_parsers(subparsers: argparse._SubParsersAction) -> None:
 
     p = subparsers.add_parser("doctor", help="check the box: interfaces, reader, camera, pins...")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--lang", choices=LANGUAGES, default=None,
+                   help="language of the report (default: the config's)")
     common(p)
     p.set_defaults(func=cmd_doctor)

@@ -15,52 +15,86 @@ import time
 import warnings
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 from companion.config import Config
+from companion.engine import Message
+from companion.i18n import catalog, render
+from companion.speech import load_catalogs
 
+from . import MESSAGES_DIR
 from .build import ROLES, make_camera, make_pin_factory, make_reader
 from .cameras import CameraError
 from .status import Status, last_tag
 from .tags import TagMap
 
-READER_FIXES = {
-    "mfrc522": "check the wiring (SDA to CE0 pin 24, SCK pin 23, MOSI pin 19, MISO pin 21, "
-               "RST and 3.3V to pin 17, never 5 V) and that no other program uses the reader",
-    "pn532": "set the board's switches to I2C, check `i2cdetect -y 1` shows 24, and the wiring "
-             "(SDA pin 3, SCL pin 5, 3.3 V)",
-    "keyboard": "set [rfid] device to the reader's /dev/input/by-id/...-event-kbd, and add the "
-                "companion user to the input group (sudo adduser companion input)",
-}
+
+def _m(key: str, **params: Any) -> Message:
+    return Message(key, params)
 
 
-PIN_FACTORY_FIX = ("on a Raspberry Pi: sudo apt install python3-lgpio, and a virtual environment "
-                   "made with --system-site-packages; at a desk: [general] pin_factory = \"mock\"")
+READER_FIXES = {"mfrc522": _m("doctor.fix.mfrc522"), "pn532": _m("doctor.fix.pn532"),
+                "keyboard": _m("doctor.fix.keyboard")}
+
+
+PIN_FACTORY_FIX = _m("doctor.fix.pin_factory")
 
 
 @dataclass(frozen=True)
 class Check:
-    """One finding: ``ok`` is True, False (then ``fix`` says what to do) or None (not needed)."""
+    """One finding: ``ok`` is True, False (then ``fix`` says what to do) or None (not needed).
+
+    ``said`` and ``fix_said`` are message keys (hardware/messages/), so the terminal and the host
+    page give the finding in the user's language; ``detail`` and ``fix`` are the English text.
+    """
 
     name: str
     ok: bool | None
-    detail: str
-    fix: str = ""
+    said: Message
+    fix_said: Message | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """The finding as JSON-ready data."""
-        return asdict(self)
+    @property
+    def detail(self) -> str:
+        """What was found, in English."""
+        return self.text("en")["detail"]
+
+    @property
+    def fix(self) -> str:
+        """What to do, in English ("" when nothing is to be done)."""
+        return self.text("en")["fix"]
+
+    def text(self, lang: str) -> dict[str, str]:
+        """The finding's name, detail and fix in a language."""
+        texts = _texts(lang)
+        return {"name": texts.get(f"doctor.name.{NAME_KEYS[self.name]}", self.name),
+                "detail": render(self.said, texts=texts),
+                "fix": render(self.fix_said, texts=texts) if self.fix_said else ""}
+
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        """The finding as JSON-ready data, its texts in ``lang``."""
+        return {"id": self.name, "ok": self.ok, **self.text(lang)}
+
+
+NAME_KEYS = {"config": "config", "SPI": "spi", "I2C": "i2c", "RFID reader": "reader",
+             "camera": "camera", "pins": "pins", "speech": "speech", "last tag": "last_tag"}
+
+
+@cache
+def _texts(lang: str) -> dict[str, str]:
+    return {**catalog(lang), **load_catalogs([MESSAGES_DIR], lang)}
 
 
 def check_config(config: Config) -> Check:
     """The config files parse and hold only known keys."""
     if config.problems:
-        return Check("config", False, "; ".join(config.problems),
-                     "edit the file at the line named; `companion config` shows what is used")
-    files = ", ".join(map(str, config.files)) or "no config file: defaults only"
-    return Check("config", True, files)
+        return Check("config", False, _m("doctor.config.problems", problems=config.problems),
+                     _m("doctor.fix.config"))
+    if not config.files:
+        return Check("config", True, _m("doctor.config.defaults"))
+    return Check("config", True, _m("doctor.config.files", files=list(map(str, config.files))))
 
 
 def check_bus(config: Config, dev: Path, kind: str) -> Check:
@@ -69,15 +103,15 @@ def check_bus(config: Config, dev: Path, kind: str) -> Check:
     if kind == "SPI":
         needed = rfid["reader"] == "mfrc522"
         path = dev / f"spidev{rfid['spi_bus']}.{rfid['spi_device']}"
-        fix = "sudo raspi-config nonint do_spi 0, then reboot"
+        fix = _m("doctor.fix.spi")
     else:
         needed, path = rfid["reader"] == "pn532", dev / f"i2c-{rfid['i2c_bus']}"
-        fix = "sudo raspi-config nonint do_i2c 0, then reboot"
+        fix = _m("doctor.fix.i2c")
     if not needed:
-        return Check(kind, None, f"not needed (reader: {rfid['reader']})")
+        return Check(kind, None, _m("doctor.bus.not_needed", reader=rfid["reader"]))
     if path.exists():
-        return Check(kind, True, f"{path} is there")
-    return Check(kind, False, f"{path} is missing: {kind} is not enabled", fix)
+        return Check(kind, True, _m("doctor.bus.present", path=str(path)))
+    return Check(kind, False, _m("doctor.bus.missing", path=str(path), bus=kind), fix)
 
 
 def check_reader(config: Config) -> Check:
@@ -85,46 +119,43 @@ def check_reader(config: Config) -> Check:
     kind = config["rfid"]["reader"]
     reader = make_reader(config["rfid"])
     if reader is None:
-        return Check("RFID reader", None, "none configured ([rfid] reader)")
+        return Check("RFID reader", None, _m("doctor.reader.none"))
     try:
         found = reader.open()
     except OSError as exc:
-        return Check("RFID reader", False, f"{reader.name}: {exc}", READER_FIXES[kind])
+        return Check("RFID reader", False, _m("doctor.failed", device=reader.name, error=str(exc)),
+                     READER_FIXES[kind])
     reader.close()
-    return Check("RFID reader", True, f"{reader.name}: {found}")
+    return Check("RFID reader", True, _m("doctor.reader.ok", device=reader.name, found=found))
 
 
-CAMERA_FIXES = {
-    "picamera2": "check the ribbon cable and camera_auto_detect=1 in /boot/firmware/config.txt; "
-                 "`rpicam-hello --list-cameras` lists it",
-    "opencv": "plug the webcam in; `ls /dev/video*` lists the devices; set [camera] index",
-    "replay": "set [camera] path to a video file or a folder of images",
-}
+CAMERA_FIXES = {"picamera2": _m("doctor.fix.picamera2"), "opencv": _m("doctor.fix.opencv"),
+                "replay": _m("doctor.fix.replay")}
 
 
 def check_camera(config: Config) -> Check:
     """The configured camera gives a frame."""
     camera = make_camera(config["camera"])
     if camera is None:
-        return Check("camera", None, "none configured ([camera] kind)")
+        return Check("camera", None, _m("doctor.camera.none"))
     try:
         camera.open()
         camera.read()
     except (CameraError, StopIteration) as exc:
-        return Check("camera", False, f"{camera.name}: {exc}",
+        return Check("camera", False, _m("doctor.failed", device=camera.name, error=str(exc)),
                      CAMERA_FIXES[config["camera"]["kind"]])
     finally:
         camera.close()
-    return Check("camera", True, f"{camera.name} gives frames")
+    return Check("camera", True, _m("doctor.camera.ok", device=camera.name))
 
 
-def check_held(name: str, device: str, live: Status, fix: str) -> Check:
+def check_held(name: str, device: str, live: Status, fix: Message | None) -> Check:
     """A device the running companion holds: working unless its status names a problem."""
     problems = [f"{d}: {p}" for d, p in live.snapshot()["problems"].items()
                 if d == device or (device == "GPIO" and (d == "LEDs" or "(GPIO" in d))]
     if problems:
-        return Check(name, False, "; ".join(problems), fix)
-    return Check(name, True, f"{device}: working, in use by the running companion")
+        return Check(name, False, _m("doctor.held.problems", problems=problems), fix)
+    return Check(name, True, _m("doctor.held.ok", device=device))
 
 
 def check_pins(config: Config, pin_factory: Any = None) -> Check:
@@ -136,29 +167,31 @@ def check_pins(config: Config, pin_factory: Any = None) -> Check:
     twice = [pin for pin, count in Counter(used.values()).items() if count > 1]
     if twice:
         names = ", ".join(n for n, p in used.items() if p in twice)
-        return Check("pins", False, f"GPIO{twice[0]} is given twice ({names})",
-                     "give each button and LED its own pin in the config")
+        return Check("pins", False, _m("doctor.pins.twice", pin=twice[0], names=names),
+                     _m("doctor.fix.pins_twice"))
     with warnings.catch_warnings():  # gpiozero warns about each pin library it cannot load
         warnings.simplefilter("ignore")
         try:
             from gpiozero import BadPinFactory, DigitalInputDevice, GPIOZeroError
         except ImportError as exc:
-            return Check("pins", False, f"gpiozero is missing ({exc})",
-                         "pip install gpiozero in the companion's environment")
+            return Check("pins", False, _m("doctor.pins.no_gpiozero", error=str(exc)),
+                         _m("doctor.fix.gpiozero"))
         try:
             pin_factory = pin_factory if pin_factory is not None else make_pin_factory(config)
         except (ImportError, ValueError, GPIOZeroError, OSError, RuntimeError) as exc:
-            return Check("pins", False, f"the pin factory cannot start ({exc})", PIN_FACTORY_FIX)
+            return Check("pins", False, _m("doctor.pins.factory", error=str(exc)),
+                         PIN_FACTORY_FIX)
         for name, pin in used.items():
             try:
                 DigitalInputDevice(pin, pin_factory=pin_factory).close()
             except BadPinFactory as exc:
-                return Check("pins", False, f"no GPIO access here ({exc})", PIN_FACTORY_FIX)
+                return Check("pins", False, _m("doctor.pins.no_access", error=str(exc)),
+                             PIN_FACTORY_FIX)
             except GPIOZeroError as exc:
-                return Check("pins", False, f"{name} (GPIO{pin}): {exc}",
-                             "another program holds the pin (the companion service? "
-                             "sudo systemctl stop companion), or change it in the config")
-    return Check("pins", True, ", ".join(f"{n} GPIO{p}" for n, p in used.items()) or "none")
+                return Check("pins", False,
+                             _m("doctor.pins.busy", device=name, pin=pin, error=str(exc)),
+                             _m("doctor.fix.pin_busy"))
+    return Check("pins", True, _m("doctor.pins.ok", pins=[f"{n} GPIO{p}" for n, p in used.items()]))
 
 
 def check_speech(config: Config, which: Callable[[str], str | None] = shutil.which) -> Check:
@@ -166,31 +199,30 @@ def check_speech(config: Config, which: Callable[[str], str | None] = shutil.whi
     speech = config["speech"]
     backend = speech["backend"] if speech["enabled"] else "silent"
     if backend == "silent":
-        return Check("speech", None, "silent")
+        return Check("speech", None, _m("doctor.speech.silent"))
     if which("espeak-ng") is None:
-        return Check("speech", False, "espeak-ng is not installed", "sudo apt install espeak-ng")
+        return Check("speech", False, _m("doctor.speech.no_espeak"), _m("doctor.fix.espeak"))
     if backend == "pyttsx3":
         try:
             import pyttsx3
 
             pyttsx3.init()
         except (ImportError, RuntimeError, OSError) as exc:
-            return Check("speech", False, f"pyttsx3 cannot start ({exc})",
-                         "pip install pyttsx3 in the companion's environment, or set "
-                         "[speech] backend = \"espeak-ng\"")
-    return Check("speech", True, f"{backend} with espeak-ng")
+            return Check("speech", False, _m("doctor.speech.no_pyttsx3", error=str(exc)),
+                         _m("doctor.fix.pyttsx3"))
+    return Check("speech", True, _m("doctor.speech.ok", backend=backend))
 
 
 def check_last_tag(data_dir: Path) -> Check:
     """The last raw tag UID read by the running companion, and when."""
     seen = last_tag(data_dir)
     if seen is None:
-        return Check("last tag", None, "no tag read yet (swipe one while the companion runs: if "
-                                       "nothing shows here, the reader does not see the tag)")
+        return Check("last tag", None, _m("doctor.tag.none"))
     when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seen["at"]))
     card = TagMap(data_dir).card(seen["uid"])
-    meaning = f"card {card}" if card else "unknown tag: `companion tags enroll CARD --uid UID`"
-    return Check("last tag", True, f"{seen['uid']} at {when} by {seen['reader']} ({meaning})")
+    params = {"uid": seen["uid"], "when": when, "device": seen["reader"], "card": card}
+    return Check("last tag", True, _m("doctor.tag.known" if card else "doctor.tag.unknown",
+                                      **params))
 
 
 def live_checks(config: Config, live: Status) -> dict[str, Check]:
@@ -200,7 +232,7 @@ def live_checks(config: Config, live: Status) -> dict[str, Check]:
     devices = {"RFID reader": (reader and reader.name, READER_FIXES.get(config["rfid"]["reader"])),
                "camera": (camera and camera.name, CAMERA_FIXES.get(config["camera"]["kind"])),
                "pins": ("GPIO", PIN_FACTORY_FIX)}
-    return {name: check_held(name, device, live, fix or "")
+    return {name: check_held(name, device, live, fix)
             for name, (device, fix) in devices.items() if device in live.held}
 
 
@@ -216,12 +248,14 @@ def run(config: Config, data_dir: Path, dev: Path = Path("/dev"),
             check_speech(config), check_last_tag(data_dir)]
 
 
-def report(checks: list[Check]) -> list[str]:
+def report(checks: list[Check], lang: str = "en") -> list[str]:
     """The checks as lines of text: ``[ ok ]``, ``[FAIL]`` with the fix, ``[ -- ]``."""
     lines = []
+    fix_word = _texts(lang).get("doctor.fix_word", "fix")
     for check in checks:
         mark = {True: " ok ", False: "FAIL", None: " -- "}[check.ok]
-        lines.append(f"[{mark}] {check.name}: {check.detail}")
-        if check.fix:
-            lines.append(f"       fix: {check.fix}")
+        text = check.text(lang)
+        lines.append(f"[{mark}] {text['name']}: {text['detail']}")
+        if text["fix"]:
+            lines.append(f"       {fix_word}: {text['fix']}")
     return lines

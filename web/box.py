@@ -17,8 +17,8 @@ from hardware import doctor
 from hardware.status import last_tag
 from hardware.tags import TagMap
 
-from .api import table_definitions
-from .context import Companion, current
+from .catalogs import known_ids
+from .context import Companion, current, request_lang
 from .errors import ApiError, read_json
 from .host import require_host, require_login
 
@@ -57,7 +57,7 @@ def doctor_report() -> Response:
     ctx = current()
     live = ctx.table.status if ctx.table is not None else None
     checks = doctor.run(ctx.settings, ctx.session.data_dir, live=live)
-    return jsonify({"checks": [c.to_json() for c in checks],
+    return jsonify({"checks": [c.to_json(request_lang()) for c in checks],
                     "ok": not any(c.ok is False for c in checks), "box": box_status(ctx)})
 
 
@@ -76,7 +76,7 @@ def enroll() -> Response:
         raise ApiError(409, "tags.none_pending")
     if session.expects().kind == "card":
         session.submit({"type": "card", "id": card}, source="web")
-    elif card not in table_definitions(session)[0]["card"]:
+    elif card not in known_ids(session):
         raise ApiError(422, "tags.unknown_card", card=card)
     table.enroll(card)  # when the card was given, the table may have named the tag already
     return jsonify({"uid": pending[0], "card": card, "version": session.version})

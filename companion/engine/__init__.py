@@ -5,11 +5,11 @@ from .errors import RuleError, StoreError
 from .events import Event, Field, Schema, validate
 from .game import Game, Step, find_game, installed_games
 from .journal import Journal
-from .messages import Announcements, Expectation, Message, Prompt
+from .messages import Expectation, Message, Outcome, Prompt
 from .session import Frame, Session, Update, default_data_dir
 
 __all__ = [
-    "Announcements", "DefinitionStore", "Event", "Expectation", "Field", "Frame", "Game",
-    "Journal", "Message", "Prompt", "RuleError", "Schema", "Session", "Step", "StoreError",
-    "Update", "default_data_dir", "find_game", "installed_games", "validate",
+    "DefinitionStore", "Event", "Expectation", "Field", "Frame", "Game", "Journal", "Message",
+    "Outcome", "Prompt", "RuleError", "Schema", "Session", "Step", "StoreError", "Update",
+    "default_data_dir", "find_game", "installed_games", "validate",
 ]

@@ -19,12 +19,15 @@ class Message:
         return {"key": self.key, "params": copy.deepcopy(self.params)}
 
 
-class Announcements:
-    """What an event has produced so far: announcements, in order. A rules module collects them
-    while it works and returns them in its Step."""
+class Outcome:
+    """What one event has produced so far besides the new state: announcements in order, the
+    history label, and the owner definitions it taught. A rules module fills it while it works
+    and turns it into the event's Step."""
 
     def __init__(self) -> None:
         self.messages: list[Message] = []
+        self.label: Message | None = None
+        self.learned: list[tuple[str, str, dict[str, Any]]] = []
 
     def say(self, key: str, **params: Any) -> None:
         """Add an announcement (a message key of the game's catalog and its parameters)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from companion.engine import Announcements
+from companion.engine import Outcome
 
 from .catalog import DATA
 
@@ -15,7 +15,7 @@ TITAN_LEVELS: tuple[int, ...] = tuple(DATA["levels"]["titan"])
 TOWER_LEVELS: tuple[int, ...] = tuple(DATA["levels"]["tower"])
 
 
-Out = Announcements  # what an event has said so far
+Out = Outcome  # what an event has said, labelled and taught so far
 
 
 def distance(origin: int, to: int) -> int:

@@ -36,14 +36,6 @@ PROMPT_KEYS = {
 }
 
 
-class Handled:
-    """What an event handler leaves besides the state: its history label and what it taught."""
-
-    def __init__(self) -> None:
-        self.label: Message | None = None
-        self.learned: list[tuple[str, str, dict[str, Any]]] = []
-
-
 class LastStand:
     """The rules of Attack on Titan: The Last Stand (Cryptozoic / Don't Panic Games, 2017)."""
 
@@ -69,10 +61,10 @@ class LastStand:
             raise RuleError("event.not_expected", event=event.type, expected=list(expected))
         new = {key: value if key == "catalog" else copy.deepcopy(value)
                for key, value in state.items()}  # the catalog is shared until taught
-        out, done = Out(), Handled()
-        HANDLERS[event.type](new, dict(event.fields), out, done)
+        out = Out()
+        HANDLERS[event.type](new, dict(event.fields), out)
         advance(new, out)
-        return Step(new, out.messages, _prompts(new), done.label, done.learned)
+        return Step(new, out.messages, _prompts(new), out.label, out.learned)
 
     def names(self, lang: str, state: State | None = None) -> dict[str, str]:
         """Display names for the message catalogs: Titans, Action and Tactic cards, heroes."""
@@ -252,7 +244,7 @@ def advance(state: State, out: Out) -> None:
 
 # -- handlers ----------------------------------------------------------------------------------
 
-Handler = Callable[[State, dict[str, Any], Out, Handled], None]
+Handler = Callable[[State, dict[str, Any], Out], None]
 
 
 def _hero(state: State, hero_id: str) -> dict[str, Any]:
@@ -266,27 +258,27 @@ def _check_payers(state: State, pay: Mapping[str, Any]) -> None:
         _hero(state, hero_id)
 
 
-def on_commit(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_commit(state: State, fields: dict[str, Any], out: Out) -> None:
     """Step 1: the Titan's two Action cards."""
     steps.commit(state, fields["up"], fields["down"], out)
-    done.label = Message("history.commit", {"up": fields["up"]})
+    out.label = Message("history.commit", {"up": fields["up"]})
 
 
-def on_roll(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_roll(state: State, fields: dict[str, Any], out: Out) -> None:
     """Step 2: a hero's roll or reroll."""
     _hero(state, fields["hero"])
     steps.roll(state, fields["hero"], fields["faces"], fields.get("reroll"), out)
-    done.label = Message("history.roll", {"hero": fields["hero"], "faces": fields["faces"]})
+    out.label = Message("history.roll", {"hero": fields["hero"], "faces": fields["faces"]})
 
 
-def on_give(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_give(state: State, fields: dict[str, Any], out: Out) -> None:
     """End of step 2 with Eren's gifts."""
     steps.give(state, fields["gifts"], out)
     steps.end_rolls(state, out)
-    done.label = Message("history.give", {"gifts": fields["gifts"]})
+    out.label = Message("history.give", {"gifts": fields["gifts"]})
 
 
-def on_next(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_next(state: State, fields: dict[str, Any], out: Out) -> None:
     """The current step is over."""
     step = state["step"]
     if step == 2:
@@ -297,46 +289,46 @@ def on_next(state: State, fields: dict[str, Any], out: Out, done: Handled) -> No
         steps.start_resolution(state, out)
     else:
         steps.cleanup(state, out)
-    done.label = Message("history.next", {"step": step})
+    out.label = Message("history.next", {"step": step})
 
 
-def on_ability(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_ability(state: State, fields: dict[str, Any], out: Out) -> None:
     """Step 3: the Titan activates an ability of its card (taught on the spot with ``define``)."""
     item = f"{state['titan']['card']}.{fields['n']}"
     if "define" in fields:
-        learn(state, "ability", item, check_definition("ability", item, fields["define"]), done)
+        learn(state, "ability", item, check_definition("ability", item, fields["define"]), out)
     definition = state["catalog"]["ability"].get(item)
     state["queue"] += steps.ability(state, fields["n"], definition, out)
-    done.label = Message("history.ability", {"n": fields["n"]})
+    out.label = Message("history.ability", {"n": fields["n"]})
 
 
-def on_reroll(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_reroll(state: State, fields: dict[str, Any], out: Out) -> None:
     """Step 4: a hero rerolls dice the Titan gave back."""
     _hero(state, fields["hero"])
     steps.reroll(state, fields["hero"], fields["faces"], out)
-    done.label = Message("history.reroll", {"hero": fields["hero"], "faces": fields["faces"]})
+    out.label = Message("history.reroll", {"hero": fields["hero"], "faces": fields["faces"]})
 
 
-def on_resolve(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_resolve(state: State, fields: dict[str, Any], out: Out) -> None:
     """Step 5: the card turned up is countered or suffered (taught on the spot with ``define``)."""
     card = steps.current(state)["card"]
     if "define" in fields:
-        learn(state, "action", card, check_definition("action", card, fields["define"]), done)
+        learn(state, "action", card, check_definition("action", card, fields["define"]), out)
     pay = fields.get("pay", {})
     _check_payers(state, pay)
     state["queue"] += steps.resolve(state, pay, fields.get("cancelled"), out)
-    done.label = Message("history.resolve", {"card": card, "pay": pay})
+    out.label = Message("history.resolve", {"card": card, "pay": pay})
 
 
-def on_choose(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_choose(state: State, fields: dict[str, Any], out: Out) -> None:
     """The answer to the waiting choice."""
     kind = state["queue"][0]["do"]
     choose(state, fields, out)
     shown = {k: v for k, v in fields.items() if k == "hero" or kind not in TITAN_CHOICES}
-    done.label = Message("history.choose", {"choice": kind, "answer": shown})
+    out.label = Message("history.choose", {"choice": kind, "answer": shown})
 
 
-def on_answer(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_answer(state: State, fields: dict[str, Any], out: Out) -> None:
     """What a printed effect the companion could not apply did, in the vocabulary."""
     task = state["queue"][0]
     if task["do"] != "text":
@@ -344,10 +336,10 @@ def on_answer(state: State, fields: dict[str, Any], out: Out, done: Handled) -> 
     state["queue"].pop(0)
     effects = fields.get("effects", [])
     state["queue"][:0] = effect_tasks(effects, task["source"])
-    done.label = Message("history.answer", {"count": len(effects)})
+    out.label = Message("history.answer", {"count": len(effects)})
 
 
-def on_move(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_move(state: State, fields: dict[str, Any], out: Out) -> None:
     """Step 6: one Move symbol per level, the Tower reached from the ground in one («☞»)."""
     hero_id, to = fields["hero"], fields["to"]
     origin = _hero(state, hero_id)["level"]
@@ -357,10 +349,10 @@ def on_move(state: State, fields: dict[str, Any], out: Out, done: Handled) -> No
     spend(state, hero_id, {"move": moves})
     state["heroes"][hero_id]["level"] = to
     out.say("hero.moved", hero=hero_id, level=to, moves=moves)
-    done.label = Message("history.move", {"hero": hero_id, "origin": origin, "level": to})
+    out.label = Message("history.move", {"hero": hero_id, "origin": origin, "level": to})
 
 
-def on_melee(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_melee(state: State, fields: dict[str, Any], out: Out) -> None:
     """Step 6: on a platform of the Titan, 1 damage per Combat symbol."""
     hero_id, count = fields["hero"], fields["count"]
     level = _hero(state, hero_id)["level"]
@@ -368,10 +360,10 @@ def on_melee(state: State, fields: dict[str, Any], out: Out, done: Handled) -> N
         raise RuleError("melee.not_on_titan", hero=hero_id, level=level, levels=list(TITAN_LEVELS))
     spend(state, hero_id, {"combat": count})
     board.damage(state, count * DATA["melee_damage"], out)
-    done.label = Message("history.melee", {"hero": hero_id, "count": count})
+    out.label = Message("history.melee", {"hero": hero_id, "count": count})
 
 
-def on_cannon(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_cannon(state: State, fields: dict[str, Any], out: Out) -> None:
     """Step 6: from the Tower (Hange anywhere), 2 damage per Cannon symbol; never more Cannon
     symbols in a round than Cannons on the Tower."""
     hero_id, count = fields["hero"], fields["count"]
@@ -385,35 +377,35 @@ def on_cannon(state: State, fields: dict[str, Any], out: Out, done: Handled) -> 
     spend(state, hero_id, {"cannon": count})
     state["cannon_used"] += count
     board.damage(state, count * DATA["cannon_damage"], out)
-    done.label = Message("history.cannon", {"hero": hero_id, "count": count})
+    out.label = Message("history.cannon", {"hero": hero_id, "count": count})
 
 
-def on_cycle(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_cycle(state: State, fields: dict[str, Any], out: Out) -> None:
     """Step 6: Tactic symbols put the top Tactic card under the pile, one each."""
     _check_payers(state, fields["pay"])
     tactics.cycle(state, fields["pay"], out)
-    done.label = Message("history.cycle", {"count": sum(fields["pay"].values())})
+    out.label = Message("history.cycle", {"count": sum(fields["pay"].values())})
 
 
-def on_search(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_search(state: State, fields: dict[str, Any], out: Out) -> None:
     """Step 6: Armin puts the Tactic card of his choice on top for one Tactic symbol."""
     hero_id = fields["hero"]
     _hero(state, hero_id)
     if not has_power(state, hero_id, "search"):
         raise RuleError("search.no_power", hero=hero_id)
     tactics.search(state, hero_id, fields["card"], out)
-    done.label = Message("history.search", {"hero": hero_id, "card": fields["card"]})
+    out.label = Message("history.search", {"hero": hero_id, "card": fields["card"]})
 
 
-def on_provide(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_provide(state: State, fields: dict[str, Any], out: Out) -> None:
     """Step 6: a condition of the Tactic card in play is met."""
     _check_payers(state, fields["pay"])
     tactics.provide(state, fields["condition"], fields["pay"], out)
-    done.label = Message("history.provide", {"condition": fields["condition"],
+    out.label = Message("history.provide", {"condition": fields["condition"],
                                              "pay": fields["pay"]})
 
 
-def on_activate(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_activate(state: State, fields: dict[str, Any], out: Out) -> None:
     """Step 6: the heroes say they met the printed conditions of a Tactic card the companion
     does not know yet; the dice they spent are taken off. A victory card still needs the KILL
     ZONE (and the level 8 hero with two heroes)."""
@@ -425,16 +417,16 @@ def on_activate(state: State, fields: dict[str, Any], out: Out, done: Handled) -
     _check_payers(state, pay)
     spend_all(state, pay)
     state["queue"] += tactics.activate(state, card, out)
-    done.label = Message("history.activate", {"card": card})
+    out.label = Message("history.activate", {"card": card})
 
 
-def on_top(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_top(state: State, fields: dict[str, Any], out: Out) -> None:
     """The table names the Tactic card on top of the pile."""
     tactics.identify(state, fields["card"], out)
-    done.label = Message("history.top", {"card": fields["card"]})
+    out.label = Message("history.top", {"card": fields["card"]})
 
 
-def on_adjust(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_adjust(state: State, fields: dict[str, Any], out: Out) -> None:
     """A host correction of any count; the Titan still wins if one reaches its limit."""
     note = fields.pop("note", None)
     if "hero" in fields:
@@ -451,26 +443,26 @@ def on_adjust(state: State, fields: dict[str, Any], out: Out, done: Handled) -> 
         board.end(state, "citizens", out)
     if state["cannons"] == 0:
         board.end(state, "cannons", out)
-    done.label = Message("history.adjust", {"what": sorted(fields), "note": note})
+    out.label = Message("history.adjust", {"what": sorted(fields), "note": note})
 
 
-def on_teach(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_teach(state: State, fields: dict[str, Any], out: Out) -> None:
     """The owner completes a definition (a card, an ability, a hero's symbol, the track)."""
     kind, item = fields["kind"], fields["id"]
-    learn(state, kind, item, check_definition(kind, item, fields["definition"]), done)
+    learn(state, kind, item, check_definition(kind, item, fields["definition"]), out)
     if kind == "track" and item == "health":
         track = state["catalog"]["track"]["health"]
         state["track"] = {k: track[k] for k in ("length", "weak", "kill")}
-    done.label = Message("history.teach", {"kind": kind, "id": item})
+    out.label = Message("history.teach", {"kind": kind, "id": item})
 
 
-def learn(state: State, kind: str, item: str, definition: dict[str, Any], done: Handled) -> None:
+def learn(state: State, kind: str, item: str, definition: dict[str, Any], out: Out) -> None:
     """Complete a definition in this game's catalog (copied, never changed in place: earlier
     states share it) and have the session remember it for later games."""
     catalog = dict(state["catalog"])
     catalog[kind] = {**catalog[kind], item: {**catalog[kind].get(item, {}), **definition}}
     state["catalog"] = catalog
-    done.learned.append((kind, item, definition))
+    out.learned.append((kind, item, definition))
 
 
 HANDLERS: dict[str, Handler] = {

@@ -47,14 +47,6 @@ FREE_EVENTS = ("move", "activate", "fight", "power", "end_turn")
 ALWAYS = ("adjust", "teach", "undo")
 
 
-class Handled:
-    """What an event handler leaves behind besides the state: its history label."""
-
-    def __init__(self) -> None:
-        self.label: Message | None = None
-        self.learned: list[tuple[str, str, dict[str, Any]]] = []
-
-
 class LastBastion:
     """The rules of Last Bastion (Repos Production, 2019) as a pure state machine."""
 
@@ -81,10 +73,10 @@ class LastBastion:
             raise RuleError("event.not_expected", event=event.type, expected=list(expected))
         new = {key: value if key == "catalog" else copy.deepcopy(value)
                for key, value in state.items()}  # the catalog is shared until taught (learn)
-        out, done = Out(), Handled()
-        HANDLERS[event.type](new, dict(event.fields), out, done)
+        out = Out()
+        HANDLERS[event.type](new, dict(event.fields), out)
         run(new, out)
-        return Step(new, out.messages, self._prompts(new), done.label, done.learned)
+        return Step(new, out.messages, self._prompts(new), out.label, out.learned)
 
     def names(self, lang: str, state: State | None = None) -> dict[str, str]:
         """Display names for the message catalogs: tiles and heroes, and with a state the names
@@ -278,7 +270,7 @@ def market_default(state: State) -> list[str]:
 
 # -- handlers ----------------------------------------------------------------------------------
 
-Handler = Callable[[State, dict[str, Any], Out, Handled], None]
+Handler = Callable[[State, dict[str, Any], Out], None]
 
 
 def _hero(state: State, hero_id: str) -> dict[str, Any]:
@@ -287,11 +279,11 @@ def _hero(state: State, hero_id: str) -> dict[str, Any]:
     return state["heroes"][hero_id]
 
 
-def on_card(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_card(state: State, fields: dict[str, Any], out: Out) -> None:
     """A Horde card was drawn (rulebook, "Action du plateau Horde" and "Règles de placement")."""
     card_id, deck = fields["id"], state["deck"]
     if "define" in fields:
-        learn(state, "card", card_id, check_definition("card", card_id, fields["define"]), done)
+        learn(state, "card", card_id, check_definition("card", card_id, fields["define"]), out)
     definition = playable(state, card_id)
     if card_id in deck["seen"]:
         raise RuleError("card.already_drawn", card=card_id)
@@ -308,7 +300,7 @@ def on_card(state: State, fields: dict[str, Any], out: Out, done: Handled) -> No
     deck["seen"].append(card_id)
     out.say("card.drawn", card=definition["name"], colour=definition["colour"],
             resistance=definition["resistance"], type=definition["type"])
-    done.label = Message("history.card", {"card": definition["name"]})
+    out.label = Message("history.card", {"card": definition["name"]})
     if slot is None and len(slots) > 1:
         state["queue"].insert(0, {"do": "place", "card": card_id})
         return
@@ -326,7 +318,7 @@ def playable(state: State, card_id: str) -> dict[str, Any]:
     return definition
 
 
-def on_place(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_place(state: State, fields: dict[str, Any], out: Out) -> None:
     """The drawn card was put on a free slot of the player's choice."""
     task = state["queue"][0]
     slots = legal_slots(state, card_def(state, task["card"]))
@@ -334,7 +326,7 @@ def on_place(state: State, fields: dict[str, Any], out: Out, done: Handled) -> N
         raise RuleError("place.illegal", slot=fields["slot"], legal=slots)
     state["queue"].pop(0)
     place(state, task["card"], fields["slot"], out)
-    done.label = Message("history.place", {"card": card_def(state, task["card"])["name"],
+    out.label = Message("history.place", {"card": card_def(state, task["card"])["name"],
                                            "slot": fields["slot"]})
 
 
@@ -350,11 +342,11 @@ def place(state: State, card_id: str, slot: str, out: Out) -> None:
     state["queue"][:0] = arrival
 
 
-def on_dice(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_dice(state: State, fields: dict[str, Any], out: Out) -> None:
     """Dice were read (or entered) for the roll the game is waiting for."""
     task = state["queue"][0]
     if task["do"] == "corruption":
-        _corruption_dice(state, task, fields, out, done)
+        _corruption_dice(state, task, fields, out)
         return
     roll = state["combat"]
     if roll["faces"] is not None:
@@ -372,7 +364,7 @@ def on_dice(state: State, fields: dict[str, Any], out: Out, done: Handled) -> No
         raise RuleError("dice.bad_faces", faces=[grey], count=1, known=list(COMBAT_FACES))
     roll["faces"] = faces + ([grey] if grey else [])
     out.say("dice.rolled", faces=roll["faces"])
-    done.label = Message("history.dice", {"faces": roll["faces"]})
+    out.label = Message("history.dice", {"faces": roll["faces"]})
     if task["do"] == "fight":
         best = combat.suggestion(state, roll)
         names = [card_def(state, slot_entry(state, s)["card"])["name"] for s in best["falls"]]
@@ -393,8 +385,8 @@ def _check_reroll(state: State, fields: dict[str, Any]) -> None:
     state["turn"]["rerolled"] = True
 
 
-def _corruption_dice(state: State, task: dict[str, Any], fields: dict[str, Any], out: Out,
-                     done: Handled) -> None:
+def _corruption_dice(state: State, task: dict[str, Any], fields: dict[str, Any],
+                     out: Out) -> None:
     faces = state["catalog"]["corruption"]
     if task.get("face") is not None:
         _check_reroll(state, fields)
@@ -404,7 +396,7 @@ def _corruption_dice(state: State, task: dict[str, Any], fields: dict[str, Any],
         raise RuleError("dice.bad_faces", faces=fields["faces"], count=1, known=sorted(faces))
     task["face"] = fields["faces"][0]
     out.say("corruption.rolled", face=task["face"])
-    done.label = Message("history.corruption", {"face": task["face"]})
+    out.label = Message("history.corruption", {"face": task["face"]})
     hero_id = active_hero(state)
     hero = state["heroes"].get(hero_id) if hero_id else None
     can_reroll = (hero is not None and hero["power"] == "reroll" and has_power(hero)
@@ -421,7 +413,7 @@ def _apply_corruption(state: State, out: Out) -> None:
                                       task.get("who") or active_hero(state))
 
 
-def on_resolve(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_resolve(state: State, fields: dict[str, Any], out: Out) -> None:
     """The outcome of a roll is settled: the companion's suggestion unless told otherwise."""
     task = state["queue"][0]
     if task["do"] == "corruption":
@@ -431,7 +423,7 @@ def on_resolve(state: State, fields: dict[str, Any], out: Out, done: Handled) ->
     if roll["faces"] is None:
         raise RuleError("event.not_expected", event="resolve", expected=["dice"])
     if task["do"] == "market":
-        _resolve_market(state, fields, out, done)
+        _resolve_market(state, fields, out)
         return
     best = combat.suggestion(state, roll)
     falls = fields.get("falls", best["falls"])
@@ -454,7 +446,7 @@ def on_resolve(state: State, fields: dict[str, Any], out: Out, done: Handled) ->
     if falls and len(falls) < len(roll["targets"]):
         result = "partly_won"
     out.say(f"fight.{result}", hero=roll["fighter"], cards=fallen or names, spent=spent)
-    done.label = Message("history.fight", {"hero": state["heroes"][roll["fighter"]]["name"],
+    out.label = Message("history.fight", {"hero": state["heroes"][roll["fighter"]]["name"],
                                            "cards": names, "fallen": fallen,
                                            "result": f"fight_{result}",
                                            "spent": spent})
@@ -476,7 +468,7 @@ def on_resolve(state: State, fields: dict[str, Any], out: Out, done: Handled) ->
     state["queue"][:0] = tasks
 
 
-def _resolve_market(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def _resolve_market(state: State, fields: dict[str, Any], out: Out) -> None:
     faces = state["combat"]["faces"]
     gains = fields.get("gains", market_default(state))
     rolled = sorted(f for f in faces if f != "white")
@@ -492,7 +484,7 @@ def _resolve_market(state: State, fields: dict[str, Any], out: Out, done: Handle
     state["combat"] = None
     for colour in gains:
         gain(state, hero_id, "equipment", out, colour)
-    done.label = Message("history.market", {"hero": state["heroes"][hero_id]["name"],
+    out.label = Message("history.market", {"hero": state["heroes"][hero_id]["name"],
                                             "gains": gains})
 
 
@@ -503,7 +495,7 @@ def _check_free(state: State, hero_id: str) -> dict[str, Any]:
     return hero
 
 
-def on_move(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_move(state: State, fields: dict[str, Any], out: Out) -> None:
     """Move to an adjacent tile, diagonals allowed (rulebook, "Se déplacer"); Elmer's extra move."""
     hero_id, to = fields["hero"], fields["to"]
     hero = _check_free(state, hero_id)
@@ -523,7 +515,7 @@ def on_move(state: State, fields: dict[str, Any], out: Out, done: Handled) -> No
     hero["tile"] = list(to)
     tile = state["tiles"][to[0]][to[1]]["id"]
     out.say("hero.moved", hero=hero_id, tile=tile)
-    done.label = Message("history.move", {"hero": hero["name"], "tile": tile})
+    out.label = Message("history.move", {"hero": hero["name"], "tile": tile})
 
 
 def _tile_position(state: State, tile_id: str) -> tuple[int, int]:
@@ -545,7 +537,7 @@ def _may_act(state: State, kind: str) -> None:
         raise RuleError("action.already_used", hero=active_hero(state))
 
 
-def on_activate(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_activate(state: State, fields: dict[str, Any], out: Out) -> None:
     """Activate the tile the hero stands on (not under Evil grip), or any tile with a Call to Arms
     (rulebook, "Activer une tuile Bastion" and "Appel aux Armes")."""
     hero_id = active_hero(state)
@@ -571,7 +563,7 @@ def on_activate(state: State, fields: dict[str, Any], out: Out, done: Handled) -
         state["turn"]["activations"] += 1
     out.say("tile.activated", hero=hero_id, tile=tile["id"],
             call_to_arms=bool(fields.get("call_to_arms")))
-    done.label = Message("history.activate", {"hero": hero["name"], "tile": tile["id"],
+    out.label = Message("history.activate", {"hero": hero["name"], "tile": tile["id"],
                                               "call_to_arms": bool(fields.get("call_to_arms"))})
     if action == "market":
         state["combat"] = {"kind": "market", "fighter": hero_id, "targets": [], "faces": None}
@@ -588,7 +580,7 @@ def on_activate(state: State, fields: dict[str, Any], out: Out, done: Handled) -
         state["queue"][:0] = effect_tasks(text, {"tile": tile["id"], "timing": "action"}, hero_id)
 
 
-def on_fight(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_fight(state: State, fields: dict[str, Any], out: Out) -> None:
     """Declare a fight against adjacent slots (rulebook, "Combattre")."""
     hero_id = active_hero(state)
     hero = state["heroes"][hero_id]
@@ -602,10 +594,10 @@ def on_fight(state: State, fields: dict[str, Any], out: Out, done: Handled) -> N
     names = [card_def(state, slot_entry(state, s)["card"])["name"] for s in targets]
     out.say("fight.declared", hero=hero_id, cards=names,
             resistance=sum(combat.resistance(state, s) for s in targets))
-    done.label = Message("history.declare", {"hero": hero["name"], "cards": names})
+    out.label = Message("history.declare", {"hero": hero["name"], "cards": names})
 
 
-def on_power(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_power(state: State, fields: dict[str, Any], out: Out) -> None:
     """A hero power used as its own action: Mylfaar's enchantment, Teagaan's cleansing."""
     hero_id = fields["hero"]
     hero = _check_free(state, hero_id)
@@ -637,7 +629,7 @@ def on_power(state: State, fields: dict[str, Any], out: Out, done: Handled) -> N
     else:
         raise RuleError("power.not_an_action", hero=hero_id)
     out.say("power.used", hero=hero_id, target=target)
-    done.label = Message("history.power", {"hero": hero["name"], "target": target})
+    out.label = Message("history.power", {"hero": hero["name"], "target": target})
 
 
 def _cleanse(state: State, fields: dict[str, Any], out: Out) -> str:
@@ -662,25 +654,25 @@ def _cleanse(state: State, fields: dict[str, Any], out: Out) -> str:
     return state["heroes"][target]["name"]
 
 
-def on_end_turn(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_end_turn(state: State, fields: dict[str, Any], out: Out) -> None:
     """The active player is done; the next board clockwise takes its turn."""
     hero = state["heroes"][active_hero(state)]
-    done.label = Message("history.end_turn", {"hero": hero["name"]})
+    out.label = Message("history.end_turn", {"hero": hero["name"]})
     next_turn(state, out)
 
 
-def on_assign(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_assign(state: State, fields: dict[str, Any], out: Out) -> None:
     """Who suffers an effect nobody in particular must suffer (rulebook, "Plateau neutre")."""
     task = state["queue"][0]
     if fields["hero"] not in task["candidates"]:
         raise RuleError("assign.not_able", hero=fields["hero"], able=task["candidates"])
     task["who"] = fields["hero"]
     del task["candidates"]
-    done.label = Message("history.assign", {"hero": state["heroes"][fields["hero"]]["name"],
+    out.label = Message("history.assign", {"hero": state["heroes"][fields["hero"]]["name"],
                                             "op": task["effect"]["op"]})
 
 
-def on_answer(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_answer(state: State, fields: dict[str, Any], out: Out) -> None:
     """The answer to the waiting prompt: a choice, or the effects a printed text made happen."""
     task = state["queue"][0]
     if task["do"] == "text":
@@ -688,16 +680,16 @@ def on_answer(state: State, fields: dict[str, Any], out: Out, done: Handled) -> 
         effects = fields.get("effects", [])
         state["queue"][:0] = [{"do": "effect", "effect": e, "source": task["source"],
                                "who": task.get("who")} for e in effects]
-        done.label = Message("history.answer_text", {"count": len(effects)})
+        out.label = Message("history.answer_text", {"count": len(effects)})
         return
     options = task.get("options") or []
     choice = fields.get("choice")
     if task["do"] == "order":
-        _order_recurring(state, options, choice, done)
+        _order_recurring(state, options, choice, out)
         return
     if choice not in options:
         raise RuleError("answer.not_an_option", choice=choice, options=options)
-    done.label = Message("history.answer", {"choice": choice})
+    out.label = Message("history.answer", {"choice": choice})
     if task["do"] == "heal":
         state["queue"].pop(0)
         heal(state, choice, tuple(task["tile"]), out)
@@ -706,16 +698,16 @@ def on_answer(state: State, fields: dict[str, Any], out: Out, done: Handled) -> 
     del task["options"]
 
 
-def _order_recurring(state: State, slots: list[str], choice: Any, done: Handled) -> None:
+def _order_recurring(state: State, slots: list[str], choice: Any, out: Out) -> None:
     """The active player's order for the recurring effects of their board's cards."""
     order = slots if choice is None else choice
     if not isinstance(order, list) or sorted(order) != sorted(slots):
         raise RuleError("answer.not_an_order", choice=choice, slots=slots)
     state["queue"][:1] = [{"do": "recurring", "slot": slot} for slot in order]
-    done.label = Message("history.order", {"slots": order})
+    out.label = Message("history.order", {"slots": order})
 
 
-def on_adjust(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_adjust(state: State, fields: dict[str, Any], out: Out) -> None:
     """A host correction of any value; tokens still move to and from the reserve."""
     note = fields.pop("note", None)
     if "hero" in fields:
@@ -731,7 +723,7 @@ def on_adjust(state: State, fields: dict[str, Any], out: Out, done: Handled) -> 
         raise RuleError("event.missing_field", event="adjust", field="hero|tile|slot")
     if not any(hero_able(h) for h in state["heroes"].values()):
         end(state, "lost", "all_heroes_out", out)
-    done.label = Message("history.adjust", {"what": sorted(fields), "note": note})
+    out.label = Message("history.adjust", {"what": sorted(fields), "note": note})
 
 
 def _move_tokens(state: State, hero: dict[str, Any], token: str, colour: str | None,
@@ -787,20 +779,20 @@ def _adjust_slot(state: State, fields: dict[str, Any], out: Out) -> None:
         set_card_grip(state, slot, fields["grip"], out)
 
 
-def on_teach(state: State, fields: dict[str, Any], out: Out, done: Handled) -> None:
+def on_teach(state: State, fields: dict[str, Any], out: Out) -> None:
     """The owner completes a definition (a card's printed text, a tile action, ...)."""
     kind, item = fields["kind"], fields["id"]
-    learn(state, kind, item, check_definition(kind, item, fields["definition"]), done)
-    done.label = Message("history.teach", {"kind": kind, "id": item})
+    learn(state, kind, item, check_definition(kind, item, fields["definition"]), out)
+    out.label = Message("history.teach", {"kind": kind, "id": item})
 
 
-def learn(state: State, kind: str, item: str, definition: dict[str, Any], done: Handled) -> None:
+def learn(state: State, kind: str, item: str, definition: dict[str, Any], out: Out) -> None:
     """Complete a definition in this game's catalog (copied, never changed in place: earlier
     states share it) and have the session remember it for later games."""
     catalog = dict(state["catalog"])
     catalog[kind] = {**catalog[kind], item: {**catalog[kind].get(item, {}), **definition}}
     state["catalog"] = catalog
-    done.learned.append((kind, item, definition))
+    out.learned.append((kind, item, definition))
 
 
 HANDLERS: dict[str, Handler] = {

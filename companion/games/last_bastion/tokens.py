@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine import Announcements
+from companion.engine import Outcome
 
 from .catalog import DATA
 from .geometry import Position
@@ -17,7 +17,7 @@ from .geometry import Position
 State = dict[str, Any]
 
 
-Out = Announcements  # what an event has said so far
+Out = Outcome  # what an event has said, labelled and taught so far
 
 
 def hero_able(hero: dict[str, Any]) -> bool:

@@ -26,13 +26,6 @@ ALWAYS = ("teach",)
 PROFILE = "runemasters/rune"
 
 
-class Done:
-    """What a handler leaves besides the state: definitions the owner taught."""
-
-    def __init__(self) -> None:
-        self.learned: list[tuple[str, str, dict[str, Any]]] = []
-
-
 class Runemasters:
     """The rules of Runemasters (Funforge, 2024) as a pure state machine."""
 
@@ -57,11 +50,11 @@ class Runemasters:
             raise RuleError("event.not_expected", event=event.type, expected=list(expected))
         new = {key: value if key == "catalog" else copy.deepcopy(value)
                for key, value in state.items()}  # the catalog is shared until taught (learn)
-        out, done = Out(), Done()
+        out = Out()
         fields = dict(event.fields)
         label = LABELS[event.type](state, fields)
-        HANDLERS[event.type](new, fields, out, done)
-        return Step(new, out.messages, self._prompts(new), label, done.learned)
+        HANDLERS[event.type](new, fields, out)
+        return Step(new, out.messages, self._prompts(new), label, out.learned)
 
     def expects(self, state: State) -> Expectation:
         """What the table must provide next."""
@@ -122,10 +115,10 @@ class Runemasters:
 
 # -- handlers ----------------------------------------------------------------------------------
 
-Handler = Callable[[State, dict[str, Any], Out, Done], None]
+Handler = Callable[[State, dict[str, Any], Out], None]
 
 
-def on_card(state: State, fields: dict[str, Any], out: Out, done: Done) -> None:
+def on_card(state: State, fields: dict[str, Any], out: Out) -> None:
     """A card is revealed: the round's Event, or a monster (taught on the spot with
     ``define`` the first time the owner sees it)."""
     card_id = fields["id"]
@@ -133,48 +126,44 @@ def on_card(state: State, fields: dict[str, Any], out: Out, done: Done) -> None:
         reveal_event(state, card_id, out)
         return
     if "define" in fields:
-        learn(state, card_id, check_definition("monster", card_id, fields["define"]), done)
+        learn(state, card_id, check_definition("monster", card_id, fields["define"]), out)
     draw_monster(state, card_id, out)
 
 
-def on_angel(state: State, fields: dict[str, Any], out: Out, done: Done) -> None:
+def on_angel(state: State, fields: dict[str, Any], out: Out) -> None:
     """The Guardian Angel marker goes to a living guardian; the turns begin."""
     give_angel(state, fields["guardian"], out)
     next_turn(state, out)
 
 
-def on_teach(state: State, fields: dict[str, Any], out: Out, done: Done) -> None:
+def on_teach(state: State, fields: dict[str, Any], out: Out) -> None:
     """The owner completes a card: its weak points, rewards, type or colour."""
     definition = check_definition(fields["kind"], fields["id"], fields["definition"])
     old = state["catalog"]["monster"].get(fields["id"], {})
     changed = [k for k in ("type", "colour") if old.get(k) not in (None, definition.get(k, old[k]))]
     if fields["id"] in state["deck"]["seen"] and changed:
         raise RuleError("teach.in_play", card=fields["id"], fields=changed)
-    learn(state, fields["id"], definition, done)
+    learn(state, fields["id"], definition, out)
     out.say("card.taught", card=fields["id"])
 
 
-def learn(state: State, item: str, definition: dict[str, Any], done: Done) -> None:
+def learn(state: State, item: str, definition: dict[str, Any], out: Out) -> None:
     """Complete a card in this game's catalog (copied, never changed in place: earlier states
     share it) and have the session remember it for later games."""
     catalog = dict(state["catalog"])
     catalog["monster"] = {**catalog["monster"],
                           item: {**catalog["monster"].get(item, {}), **definition}}
     state["catalog"] = catalog
-    done.learned.append(("monster", item, definition))
-
-
-def _action(handler: Callable[[State, dict[str, Any], Out], None]) -> Handler:
-    return lambda state, fields, out, done: handler(state, fields, out)
+    out.learned.append(("monster", item, definition))
 
 
 HANDLERS: dict[str, Handler] = {
     "card": on_card, "angel": on_angel, "teach": on_teach,
-    "dice": _action(actions.on_dice), "hit": _action(actions.on_hit),
-    "move": _action(actions.on_move), "block": _action(actions.on_block),
-    "charge": _action(actions.on_charge), "reroll": _action(actions.on_reroll),
-    "release": _action(actions.on_release), "end_turn": _action(actions.on_end_turn),
-    "mark": _action(powers.on_mark), "ultimate": _action(powers.on_ultimate),
+    "dice": actions.on_dice, "hit": actions.on_hit,
+    "move": actions.on_move, "block": actions.on_block,
+    "charge": actions.on_charge, "reroll": actions.on_reroll,
+    "release": actions.on_release, "end_turn": actions.on_end_turn,
+    "mark": powers.on_mark, "ultimate": powers.on_ultimate,
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine import Announcements
+from companion.engine import Outcome
 
 from .catalog import DATA, PATHS
 
@@ -18,7 +18,7 @@ State = dict[str, Any]
 Monster = dict[str, Any]
 
 
-Out = Announcements  # what an event has said so far
+Out = Outcome  # what an event has said, labelled and taught so far
 
 
 def paths_in_play(state: State) -> list[str]:

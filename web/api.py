@@ -1,15 +1,16 @@
-"""The JSON API the page uses: the state, host events, the live stream, the catalog and the
-simulated table's buttons."""
+"""The JSON API the page uses: the state, host events, the live stream, the games and their
+catalogs, and the simulated table's buttons."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response, jsonify, request
 
-from companion.engine import Event, Session, Step, find_game
+from companion.engine import Event, Step
 
+from .catalogs import game_list, table_catalog
 from .context import current
 from .errors import ApiError, read_json
 from .host import require_host
@@ -78,25 +79,16 @@ def stream() -> Response:
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
-def table_definitions(session: Session) -> tuple[dict[str, Any], list[str]]:
-    """The cards, heroes and tiles known at this table (the current game's, else Last Bastion's
-    with the taught ones), and the cards seen this game."""
-    if session.state is not None:
-        return session.state["catalog"], session.state["deck"]["seen"]
-    game = find_game("last-bastion")
-    return game.known_definitions(session.definitions(game.id).load()), []
+@bp.get("/api/games")
+def games() -> Response:
+    """The installed games the host may set up, the flagship first."""
+    return jsonify({"games": game_list()})
 
 
 @bp.get("/api/catalog")
 def known() -> Response:
-    """What the host may pick from: cards (with those seen this game), heroes and tiles."""
-    definitions, seen = table_definitions(current().session)
-    pick = ("name", "type", "colour", "resistance", "complete")
-    return jsonify({
-        "cards": {cid: {k: c.get(k) for k in pick} for cid, c in definitions["card"].items()},
-        "seen": seen,
-        "heroes": {hid: h.get("name", hid) for hid, h in definitions["hero"].items()},
-        "tiles": {tid: t.get("name", tid) for tid, t in definitions["tile"].items()}})
+    """What the host may pick from for ``?game=`` (default: the game on the table)."""
+    return jsonify(table_catalog(current().session, request.args.get("game")))
 
 
 @bp.post("/api/simulate/<action>")

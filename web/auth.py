@@ -179,3 +179,26 @@ class HostSessions:
                 raise CsrfError("csrf.invalid")
             host.tokens.remove(token)
             host.used.append(token)
+
+
+class RoleTokens:
+    """The current token of each role (one phone per role; a new token revokes the old)."""
+
+    def __init__(self) -> None:
+        self._tokens: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    def issue(self, role: str) -> str:
+        """A new token for ``role``; the previous one stops working."""
+        token = secrets.token_urlsafe(24)
+        with self._lock:
+            self._tokens[role] = token
+        return token
+
+    def role_of(self, token: str | None) -> str | None:
+        """The role this token opens, if any (compared in constant time)."""
+        if not token:
+            return None
+        with self._lock:
+            items = list(self._tokens.items())
+        return next((role for role, known in items if hmac.compare_digest(known, token)), None)

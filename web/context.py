@@ -1,5 +1,6 @@
 """What every request handler reaches: the session, the hub, the host guards, the simulator,
-and the box (the running hardware table and the settings it was built from)."""
+the box (the running hardware table and the settings it was built from) and the secret
+roles' tokens."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from companion.engine import Session
 from companion.simulator import Simulator
 from hardware.table import Table
 
-from .auth import HostSessions, LoginLimiter, PinStore
+from .auth import HostSessions, LoginLimiter, PinStore, RoleTokens
 from .config import WebConfig
 from .hub import Hub
 from .texts import pick_language
@@ -37,6 +38,7 @@ class Companion:
     simulator: Simulator | None
     table: Table | None
     settings: Config
+    roles: RoleTokens
 
 
 def current() -> Companion:

@@ -19,8 +19,11 @@ from .texts import all_texts, say, texts
 bp = Blueprint("history", __name__)
 
 
-def series(frames: list[Frame]) -> dict[str, Any]:
-    """Life per hero, tiles under grip and cards left at the end of each turn."""
+def series(frames: list[Frame]) -> dict[str, Any] | None:
+    """Last Bastion's charts: Life per hero, tiles under grip and cards left at the end of each
+    turn (the other games have no turn-by-turn series yet: None)."""
+    if frames and frames[0].event.fields.get("game") != "last-bastion":
+        return None
     by_turn: dict[int, dict[str, Any]] = {}
     for frame in frames:
         by_turn[frame.state["turn"]["number"]] = frame.state
@@ -96,7 +99,7 @@ def page() -> str:
         data = game_summary(session, record)
         data["date"] = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.started))
         line = data["series"]
-        data["charts"] = [
+        data["charts"] = [] if line is None else [
             line_chart(table["ui.chart_life"], line["turns"], line["life"]),
             line_chart(table["ui.chart_grip"], line["turns"],
                        {table["ui.chart_grip"]: line["grip"]}, 3),

@@ -11,6 +11,7 @@ bp = Blueprint("openapi", __name__)
 ERROR = {"$ref": "#/components/schemas/Error"}
 HOST = [{"hostCookie": [], "csrf": []}]
 HOST_READ = [{"hostCookie": []}]
+ROLE = [{"roleToken": []}]
 
 
 def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
@@ -75,8 +76,32 @@ DOCUMENT: dict[str, Any] = {
         "/api/logout": {"post": {"summary": "Log out", "security": HOST,
                                  "responses": {"200": _json({"type": "object"}, "logged out"),
                                                **_errors(403)}}},
-        "/api/catalog": {"get": {"summary": "Cards (and those seen), heroes, tiles",
-                                 "responses": {"200": _json({"type": "object"}, "catalog")}}},
+        "/api/games": {"get": {"summary": "The installed games' ids, Last Bastion first",
+                               "responses": {"200": _json({"type": "object"}, "games")}}},
+        "/api/catalog": {"get": {
+            "summary": "What the host picks from for `?game=` (default: the game on the table): "
+                       "Last Bastion's cards (and those seen), heroes, tiles; other games' ids "
+                       "by kind",
+            "parameters": [{"name": "game", "in": "query", "schema": {"type": "string"}}],
+            "responses": {"200": _json({"type": "object"}, "catalog"), **_errors(422)}}},
+        "/api/role/{role}": {"post": {
+            "summary": "Host: a new token (and page link) for a secret role of the game on the "
+                       "table, e.g. `titan`; the previous token stops working",
+            "security": HOST,
+            "parameters": [{"name": "role", "in": "path", "required": True,
+                            "schema": {"type": "string"}}],
+            "responses": {"200": _json({"type": "object"}, "token and link"),
+                          **_errors(403, 404)}}},
+        "/api/role": {"get": {
+            "summary": "The role's own view (the Titan's hand and face-down card)",
+            "security": ROLE,
+            "responses": {"200": _json({"type": "object"}, "role view"), **_errors(403)}}},
+        "/api/role/events": {"post": {
+            "summary": "Submit one of the role's own events (Titan: commit, ability, choose)",
+            "security": ROLE,
+            "requestBody": _body({"type": "object", "required": ["event"]}),
+            "responses": {"200": _json(ACCEPTED, "accepted"),
+                          **_errors(400, 403, 409, 422)}}},
         "/api/simulate/{action}": {"post": {
             "summary": "Simulated table: roll the awaited dice or draw the awaited card",
             "security": HOST,
@@ -121,7 +146,8 @@ DOCUMENT: dict[str, Any] = {
     "components": {
         "securitySchemes": {
             "hostCookie": {"type": "apiKey", "in": "cookie", "name": "companion_host"},
-            "csrf": {"type": "apiKey", "in": "header", "name": "X-CSRF-Token"}},
+            "csrf": {"type": "apiKey", "in": "header", "name": "X-CSRF-Token"},
+            "roleToken": {"type": "apiKey", "in": "header", "name": "X-Role-Token"}},
         "schemas": {
             "Error": {"type": "object", "required": ["error", "message"], "properties": {
                 "error": {"type": "string", "description": "message key naming the problem"},

@@ -2,28 +2,42 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from flask import Blueprint, render_template
 
-from companion.engine import find_game
+from companion.engine import installed_games
 from companion.i18n import LANGUAGES
 
+from .catalogs import game_list
 from .context import current, request_lang
 from .texts import texts
 
 bp = Blueprint("pages", __name__)
+RENDERERS = Path(__file__).parent / "static" / "games"
 PAGE_KEYS = ("name.", "ui.", "hint.")
 
 
 def page_texts() -> dict[str, dict[str, str]]:
-    """The names and UI strings the page renders itself, in every language."""
+    """The names and UI strings the page renders itself, in every language: those of every
+    installed game (the host may set up any of them), the game on the table last so that its
+    names for this table's players win."""
     session = current().session
-    game = session.game or find_game("last-bastion")
-    return {lang: {k: v for k, v in texts(lang, game).items() if k.startswith(PAGE_KEYS)}
-            for lang in LANGUAGES}
+    games = [g for g in installed_games().values() if g is not session.game]
+    merged: dict[str, dict[str, str]] = {}
+    for lang in LANGUAGES:
+        table: dict[str, str] = {}
+        for game in games:
+            table.update(texts(lang, game))
+        table.update(texts(lang, session.game, session.state))
+        merged[lang] = {k: v for k, v in table.items() if k.startswith(PAGE_KEYS)}
+    return merged
 
 
 @bp.get("/")
 def index() -> str:
     """The live dashboard (host controls appear after the PIN login)."""
-    return render_template("index.html", texts=page_texts(), lang=request_lang(),
+    games = game_list()
+    return render_template("index.html", texts=page_texts(), lang=request_lang(), games=games,
+                           renderers=[g for g in games if (RENDERERS / f"{g}.js").exists()],
                            simulate=current().simulator is not None)

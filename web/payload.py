@@ -34,7 +34,8 @@ def describe(game: Game | None, state: dict[str, Any] | None, version: int) -> d
     helper = HELPERS.get(game.id)
     return {"version": version, "view": view,
             "texts": {"expects": say(message, catalogs) if message else None,
-                      "prompts": [say(p, catalogs) for p in view.get("prompts", [])]},
+                      "prompts": [say(p, catalogs) for p in view.get("prompts", [])],
+                      "warnings": [say(w, catalogs) for w in view.get("warnings", [])]},
             "helper": helper(state) if helper else None}
 
 

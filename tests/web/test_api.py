@@ -134,6 +134,7 @@ def test_openapi_documents_every_api_route(app, viewer):
     doc = viewer.get("/api/openapi.json").json
     assert doc["openapi"].startswith("3.")
     routes = {rule.rule.replace("<action>", "{action}").replace("<int:game_id>", "{game_id}")
+              .replace("<role>", "{role}")
               for rule in app.url_map.iter_rules() if rule.rule.startswith("/api/")}
     assert routes == set(doc["paths"])
 

@@ -48,3 +48,24 @@ def login(app, pin: str = PIN) -> Host:
     response = client.post("/api/login", json={"pin": pin})
     assert response.status_code == 200, response.json
     return Host(client, response.json["csrf"])
+
+
+GAME_SETUPS: dict[str, dict[str, Any]] = {
+    "runemasters": {"type": "setup", "game": "runemasters", "difficulty": "novice",
+                    "guardians": [{"guardian": "kulak", "path": "blue", "player": "Ann"},
+                                  {"guardian": "kyreas", "path": "red", "player": "Ben"}],
+                    "elder": "kulak"},
+    "aot-last-stand": {"type": "setup", "game": "aot-last-stand",
+                       "titan": {"name": "Théo", "card": "basic"},
+                       "heroes": [{"name": "Corentin", "hero": "eren", "level": 0},
+                                  {"name": "Léa", "hero": "mikasa", "level": 3}],
+                       "tactics": ["sauvetage", "guerison", "tir-aveuglant"]},
+    "last-heroes": {"type": "setup", "game": "last-heroes",
+                    "players": [{"name": "Ana", "hero": "blind"}, {"name": "Ben", "hero": "echo"},
+                                {"name": "Cleo", "hero": "ace"}],
+                    "weapons": ["flamethrower", "crossbow", "pistol"], "first": "blind",
+                    "battlefield": [["rat", "spider", "dragon"], ["bat", "wolf", "snake"],
+                                    ["imp", "ghoul", "hydra"]],
+                    "artefacts": ["joker", "impact", "adrenaline"]},
+}
+"""A setup event of each game besides Last Bastion (docs/events.md's examples)."""

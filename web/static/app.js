@@ -1,30 +1,30 @@
-// Table Companion live page: follows /api/stream, renders the table, and (for the host) sends
-// events to /api/events with the version it saw. No framework, no CDN: works offline.
+// Table Companion live page, common part: follows /api/stream, draws the header, prompts and
+// announcements, and the host's shell (login, undo, simulated table, new game, history, box).
+// Each game's own board and controls come from its renderer in static/games/<game>.js, which
+// registers itself with registerGame(). No framework, no CDN: works offline.
 "use strict";
 
 const TEXTS = JSON.parse(document.getElementById("texts").textContent);
 const BOOT = JSON.parse(document.getElementById("boot").textContent);
 const $ = (id) => document.getElementById(id);
-const COLOURS = ["red", "green", "blue", "yellow", "black"];
-const FACES = [...COLOURS, "white"];
-const SYMBOL = {red: "▲", green: "♣", blue: "●", yellow: "★", black: "◆", white: "✚"};
-const ITEM = {grip: "☠", enchantment: "✧", net: "#", trap: "⊓", standard: "⚑"};
-const SIDES = ["N", "E", "S", "W"];
-const MODES = ["novice", "normal", "difficult", "heroic"];
-const DEFAULT_TILES = [["market", "tomb", "inn"], ["trebuchet", "fountain", "quarry"],
-  ["standard", "tower", "dispensary"]];
 const STALE_AFTER = 40000;
-const POWERS = {mylfaar: "enchant", teagaan: "cleanse"};  // powers used as their own action
+const GAMES = {};
+const SECTIONS = ["helper", "board", "heroes", "reserve"];
 
 const app = {
   lang: localStorage.getItem("companion-lang") || BOOT.lang,
   pic: null, version: -1, log: [], logVersion: 0, es: null, lastMessage: 0,
   host: false, csrf: null, pinSet: null, simulate: BOOT.simulate, hostOpen: false,
-  busy: Promise.resolve(), catalog: null, frames: null, sensors: false,
+  busy: Promise.resolve(), catalogs: {}, frames: null, sensors: false,
+  setupGame: null, role: null,
   box: {status: null, seen: "", checks: null, open: false},
   pick: {mode: null, mover: null, targets: [], dice: [], grey: null, reroll: false,
     search: "", effects: []},
 };
+
+/** A game's renderer: {top, board, setupForm, host, forms, actions, ...} (see docs/web.md). */
+function registerGame(id, renderer) { GAMES[id] = renderer; }
+const gameOf = (view) => GAMES[view && view.game] || null;
 
 // -- texts ---------------------------------------------------------------------------------------
 
@@ -32,20 +32,13 @@ function t(key, params) {
   const text = TEXTS[app.lang][key] ?? TEXTS.en[key] ?? key;
   return params ? text.replace(/\{(\w+)\}/g, (_, k) => params[k] ?? "—") : text;
 }
+
 const name = (id) => TEXTS[app.lang]["name." + id] ?? String(id);
+
 const both = (texts) => (texts ? texts[app.lang] ?? texts.en : "");
+
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g,
   (c) => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})[c]);
-const chip = (colour, n) => `<span class="chip c-${colour}" title="${esc(name(colour))}">` +
-  `<b aria-hidden="true">${SYMBOL[colour] || ""}</b>${esc(name(colour))}` +
-  `${n == null ? "" : ` <strong>${n}</strong>`}</span>`;
-const percent = (p) => `<strong>${Math.round(p.p * 1000) / 10}%</strong>` +
-  ` <small>(${p.num}/${p.den})</small>`;
-const slotName = (slot) => `${name(slot.split(".")[0])} ${Number(slot.split(".")[1]) + 1}`;
-const heroName = (view, id) => {
-  const hero = view.heroes[id];
-  return hero ? `${hero.player} (${hero.name})` : id;
-};
 
 // -- the live stream -----------------------------------------------------------------------------
 
@@ -88,16 +81,22 @@ function connect() {
 
 function accept(data, snapshot) {
   if (!snapshot && data.version <= app.version) { alive(); return; }
-  const newGame = !app.pic || (data.view.game !== app.pic.view.game);
+  const fresh = !app.pic || (data.view.game !== app.pic.view.game);
   if (snapshot || data.version !== app.version) app.pick = {...app.pick, targets: [], dice: [],
     grey: null, reroll: false, effects: [], mode: null, mover: null};
   app.pic = data;
   app.version = data.version;
-  if (newGame || data.event === "setup" || data.event === "teach") app.catalog = null;
+  if (fresh || data.event === "setup" || data.event === "teach") app.catalogs = {};
   app.frames = null;
   alive();
   render();
+  loadRole();
 }
+
+setInterval(() => {
+  if (Date.now() - app.lastMessage > STALE_AFTER) connect();
+}, 1000);
+window.addEventListener("online", connect);
 
 setInterval(() => {
   if (Date.now() - app.lastMessage > STALE_AFTER) connect();
@@ -143,13 +142,16 @@ function toast(text) {
   toast.timer = setTimeout(() => { box.hidden = true; }, 6000);
 }
 
-async function loadCatalog() {
-  if (!app.catalog) app.catalog = await (await fetch("/api/catalog")).json();
-  return app.catalog;
+/** The picker data of a game (``/api/catalog?game=``), loaded once; null while it loads. */
+function catalogFor(game) {
+  if (app.catalogs[game] === undefined) {
+    app.catalogs[game] = null;
+    fetch("/api/catalog?game=" + encodeURIComponent(game)).then((r) => r.json())
+      .then((data) => { app.catalogs[game] = data; renderHost(); });
+  }
+  return app.catalogs[game];
 }
 
-// The box (sensors): polled while the host panel is open; redrawn only when something changed
-// (not for the seconds ticking away on an unknown tag, so typing in the picker is not disturbed).
 async function loadBox() {
   const response = await fetch("/api/box", {cache: "no-store"});
   if (response.ok) showBox(await response.json());
@@ -178,6 +180,10 @@ setInterval(() => {
   if (app.host && app.hostOpen && app.sensors) loadBox();
 }, 2000);
 
+setInterval(() => {
+  if (app.host && app.hostOpen && app.sensors) loadBox();
+}, 2000);
+
 async function loadFrames() {
   const data = await (await fetch("/api/history")).json();
   const current = data.games.find((g) => g.id === data.current);
@@ -193,165 +199,43 @@ function render() {
   $("history-link").textContent = t("ui.history");
   $("host-toggle").textContent = app.hostOpen ? t("ui.close") : t("ui.host");
   if (!app.pic) return;
-  renderTop();
-  renderHelper();
+  const game = gameOf(app.pic.view);
+  renderTop(game);
   renderPrompts();
-  renderBoard();
-  renderHeroes();
-  renderReserve();
+  for (const section of SECTIONS) {
+    const html = game && game[section] ? game[section](app.pic.view) : "";
+    $(section).innerHTML = html;
+    $(section).hidden = !html;
+  }
   renderLog();
   renderHost();
+  renderRole();
 }
 
-function renderTop() {
+function renderTop(game) {
   const {view, texts} = app.pic;
   $("awaited").textContent = both(texts.expects) || "";
-  if (!view.game) {
-    $("headline").textContent = t("ui.no_game");
+  if (!game) {
+    $("headline").textContent = view.game ? name(view.game) : t("ui.no_game");
     $("deck").textContent = "";
     return;
   }
-  const who = view.active_hero ? heroName(view, view.active_hero)
-    : t("ui.neutral_board", {board: name(view.sides[view.active])});
-  $("headline").innerHTML = view.status === "playing"
-    ? `<span class="turn">${esc(t("ui.turn", {n: view.turn}))}</span> ${esc(who)}` +
-      ` <span class="phase">${esc(t("ui.phase_" + view.phase))}</span>`
+  const top = game.top(view);
+  const score = view.score == null || typeof view.score === "object" ? ""
+    : ` · ${esc(t("ui.score", {n: view.score}))}`;
+  $("headline").innerHTML = view.status === "playing" ? top.headline
     : `<span class="over ${esc(view.status)}">${esc(name(view.status))}</span> ` +
-      `${esc(name(view.reason))} · ${esc(t("ui.score", {n: view.score}))}`;
-  const deck = view.deck;
-  const warlord = deck.next_warlord_in == null ? t("ui.no_warlord")
-    : deck.next_warlord_in === 1 ? t("ui.warlord_next")
-      : t("ui.warlord_in", {n: deck.next_warlord_in});
-  $("deck").innerHTML = `${esc(t("ui.deck", {remaining: deck.remaining, size: deck.size}))}` +
-    ` · <strong>${esc(warlord)}</strong> · ${esc(name(view.mode))}`;
-}
-
-function renderHelper() {
-  const box = $("helper");
-  const help = app.pic.helper;
-  box.hidden = !help;
-  if (!help) return;
-  const view = app.pic.view;
-  let html = `<h2>${esc(t(help.kind === "market" ? "ui.market_helper" : "ui.combat_helper"))}` +
-    ` <small>${esc(heroName(view, help.fighter))} · ${esc(t("ui.dice_count", {n: help.dice}))}` +
-    `</small></h2>`;
-  if (help.kind === "market") {
-    html += `<p>${esc(t("ui.market_odds"))}</p><ul class="odds">` + COLOURS.map((c) =>
-      `<li>${chip(c)} ${percent(help.odds.colour[c])}</li>`).join("") + "</ul>";
-  } else {
-    html += "<ul class=\"targets\">" + help.targets.map((card) => `<li>${chip(card.colour)} ` +
-      `<b>${esc(card.name)}</b> ${esc(t("ui.resistance"))} <strong>${card.resistance}</strong>` +
-      (card.resistance !== card.printed ? ` <small>(${esc(t("ui.printed", {n: card.printed}))}` +
-        `${card.modifier ? ", " + esc(t("ui.modifier", {n: card.modifier})) : ""}` +
-        `${card.enchanted ? ", " + esc(t("ui.enchanted")) : ""})</small>` : "") +
-      (help.odds ? ` · ${percent(help.odds.each[card.slot])}` : "") + "</li>").join("") + "</ul>";
-    const kit = Object.entries(help.equipment).map(([hero, colours]) =>
-      `${esc(view.heroes[hero].player)}: ${Object.entries(colours).map(([c, n]) => chip(c, n))
-        .join(" ") || "—"}`).join(" · ");
-    html += `<p>${esc(t("ui.equipment_usable"))} ${kit}</p>`;
-    if (help.odds) {
-      html += `<p class="big">${esc(t("ui.odds_all"))} ${percent(help.odds.all)}</p>`;
-      if (help.targets.length > 1) html += `<p>${esc(t("ui.odds_any"))} ${percent(help.odds.any)}</p>`;
-    } else {
-      html += `<p>${esc(t("ui.rolled"))} ${help.faces.map((f) => chip(f)).join(" ")}</p>`;
-      html += `<p class="big">${adviceText(help)}</p>`;
-    }
-  }
-  box.innerHTML = html;
-}
-
-function adviceText(help) {
-  const {advice} = help;
-  const cardName = (slot) => help.targets.find((c) => c.slot === slot).name;
-  if (!advice.falls.length) {
-    return esc(t("ui.cannot_win")) + " " + Object.entries(advice.short).map(([slot, n]) =>
-      esc(t("ui.short", {card: cardName(slot), n}))).join(" · ");
-  }
-  const spend = Object.entries(advice.spend).flatMap(([hero, colours]) =>
-    Object.entries(colours).map(([c, n]) => `${esc(app.pic.view.heroes[hero].player)} ${chip(c, n)}`));
-  return esc(t("ui.cheapest_win", {cards: advice.falls.map(cardName).join(", ")})) + " " +
-    (spend.length ? spend.join(" ") : esc(t("ui.no_equipment_needed")));
+      `${esc(name(view.reason))}${score}`;
+  $("deck").innerHTML = top.sub;
 }
 
 function renderPrompts() {
   const prompts = app.pic.texts.prompts || [];
-  $("prompts").hidden = !prompts.length;
-  $("prompts").innerHTML = `<h2>${esc(t("ui.prompts"))}</h2>` +
+  const warnings = (app.pic.texts.warnings || []).map((w) => `<p class="warning">⚠ ` +
+    `${esc(both(w))}</p>`).join("");
+  $("prompts").hidden = !prompts.length && !warnings;
+  $("prompts").innerHTML = warnings + (prompts.length ? `<h2>${esc(t("ui.prompts"))}</h2>` : "") +
     prompts.map((p) => `<p class="prompt">${esc(both(p))}</p>`).join("");
-}
-
-function slotCell(view, colour, k) {
-  const card = view.boards[colour][k];
-  const slot = `${colour}.${k}`;
-  const picked = app.pick.targets.includes(slot) ? " picked" : "";
-  if (!card) return `<div class="slot empty b-${colour}${picked}" data-slot="${slot}">` +
-    `<span class="slot-no">${k + 1}</span></div>`;
-  const items = card.items.map((i) => `<span title="${esc(t("ui.item_" + i))}">${ITEM[i] || i}</span>`).join("");
-  return `<div class="slot card b-${colour} c-${card.colour}${picked}" data-slot="${slot}">` +
-    `<span class="sym" aria-hidden="true">${SYMBOL[card.colour]}</span>` +
-    `<span class="res" title="${esc(t("ui.resistance"))}">${card.resistance}</span>` +
-    `<span class="cname">${card.type === "warlord" ? "♛ " : ""}${esc(card.name)}</span>` +
-    `<span class="ccol">${esc(name(card.colour))}${card.resistance !== card.printed_resistance
-      ? ` · ${esc(t("ui.printed", {n: card.printed_resistance}))}` : ""}</span>` +
-    `<span class="items">${items}</span></div>`;
-}
-
-function tileCell(view, r, c) {
-  const tile = view.tiles[r][c];
-  const heroes = Object.entries(view.heroes).filter(([, h]) => h.tile && h.tile[0] === r &&
-    h.tile[1] === c);
-  const figures = heroes.map(([id, h]) => `<span class="fig c-${h.colour}` +
-    `${id === view.active_hero ? " active" : ""}" title="${esc(h.player)} (${esc(h.name)})">` +
-    `${esc(h.player.slice(0, 2))}</span>`).join("");
-  const items = tile.items.map((i) => `<span title="${esc(t("ui.item_" + i))}">${ITEM[i] || i}</span>`).join("");
-  return `<div class="tile${tile.grip ? " gripped" : ""}" data-tile="${r},${c}">` +
-    `<span class="tname">${esc(name(tile.id))}</span>` +
-    (tile.grip ? `<span class="grip">☠ ${esc(t("ui.item_grip"))}</span>` : "") +
-    `<span class="items">${items}</span><span class="figs">${figures}</span></div>`;
-}
-
-function renderBoard() {
-  const view = app.pic.view;
-  const box = $("board");
-  if (!view.game) { box.innerHTML = ""; return; }
-  const cells = Array.from({length: 5}, () => Array(5).fill(""));
-  const s = view.sides;
-  for (let k = 0; k < 3; k++) {
-    cells[0][k + 1] = slotCell(view, s.N, k);
-    cells[k + 1][4] = slotCell(view, s.E, k);
-    cells[4][3 - k] = slotCell(view, s.S, k);
-    cells[3 - k][0] = slotCell(view, s.W, k);
-  }
-  for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) cells[r + 1][c + 1] = tileCell(view, r, c);
-  const corner = (side) => `<div class="corner">${esc(name(side))}<br>${chip(s[side])}</div>`;
-  cells[0][0] = corner("N"); cells[0][4] = corner("E"); cells[4][4] = corner("S");
-  cells[4][0] = corner("W");
-  box.innerHTML = `<h2>${esc(t("ui.bastion"))}</h2><div class="grid">${cells.flat().join("")}</div>`;
-}
-
-function renderHeroes() {
-  const view = app.pic.view;
-  if (!view.game) { $("heroes").innerHTML = ""; return; }
-  $("heroes").innerHTML = `<h2>${esc(t("ui.heroes"))}</h2>` +
-    Object.entries(view.heroes).map(([id, h]) => `<article class="hero b-${h.colour}` +
-      `${id === view.active_hero ? " active" : ""} s-${h.state}">` +
-      `<h3>${esc(h.player)} <small>${esc(h.name)} · ${esc(name(h.side))}</small></h3>` +
-      `<p><span class="life">♥ ${h.life}</span> <span class="cta">⚑ ${h.call_to_arms}</span>` +
-      ` <span class="state">${esc(name(h.state))}</span>` +
-      `${h.grip ? ` <span class="grip">☠ ${esc(t("ui.item_grip"))}</span>` : ""}` +
-      ` <small>${esc(t(h.power ? "ui.power_on" : "ui.power_off"))}</small></p>` +
-      `<p class="kit">${COLOURS.filter((c) => h.equipment[c]).map((c) => chip(c, h.equipment[c]))
-        .join(" ") || esc(t("ui.no_equipment"))}</p></article>`).join("");
-}
-
-function renderReserve() {
-  const view = app.pic.view;
-  if (!view.game) { $("reserve").innerHTML = ""; return; }
-  const r = view.reserve;
-  $("reserve").innerHTML = `<h2>${esc(t("ui.reserve"))}</h2><p>♥ ${r.life} · ⚑ ${r.call_to_arms}` +
-    ` · ☠ ${r.grip} · ${COLOURS.map((c) => chip(c, r.equipment[c])).join(" ")}` +
-    `${r.items.length ? " · " + r.items.map((i) => ITEM[i] || i).join(" ") : ""}</p>` +
-    `<p><small>${esc(t("ui.discard", {n: view.discard.length}))}</small></p>`;
 }
 
 function renderLog() {
@@ -364,6 +248,11 @@ function renderLog() {
 
 const button = (action, label, extra = "") =>
   `<button type="button" data-act="${action}" ${extra}>${esc(label)}</button>`;
+
+function options(values, selected, label = name) {
+  return values.map((v) => `<option value="${esc(v)}"${v === selected ? " selected" : ""}>` +
+    `${esc(label(v))}</option>`).join("");
+}
 
 function renderHost() {
   const box = $("host");
@@ -382,89 +271,50 @@ function renderHost() {
   }
   const view = app.pic.view;
   const expects = view.expects;
+  const game = gameOf(view);
+  const simulated = (game && game.simulated) || [];
   let html = `<div class="row">${button("undo", t("ui.undo"))}` +
-    (app.simulate && expects.kind === "dice" ? button("roll", t("ui.roll")) : "") +
-    (app.simulate && expects.kind === "card" ? button("draw", t("ui.draw")) : "") +
+    (app.simulate && expects.kind === "dice" && simulated.includes("dice")
+      ? button("roll", t("ui.roll")) : "") +
+    (app.simulate && expects.kind === "card" && simulated.includes("card")
+      ? button("draw", t("ui.draw")) : "") +
     button("logout", t("ui.logout"), 'class="quiet"') + "</div>";
-  const pending = app.box.status && app.box.status.pending_tag;
-  if (pending) html += tagQuestion(pending, expects.kind === "card");
-  if (expects.kind === "setup") html += setupForm();
-  else if (expects.kind === "card" && !pending) html += cardPicker();
-  else if (expects.kind === "dice") html += diceTapper(expects);
-  else if (expects.kind === "action") html += actions(view);
-  else if (expects.kind === "choice") html += choice(view, expects);
-  if (view.game) html += corrections(view);
+  if (expects.kind === "setup") html += newGame();
+  else if (game && expects.kind !== "nothing") html += game.host(view, expects);
+  if (game && game.roles) html += roleLinks(game.roles);
   html += historyJump() + boxSection();
   if (view.game && expects.kind !== "setup") {
-    html += `<details><summary>${esc(t("ui.new_game"))}</summary>${setupForm()}</details>`;
+    html += `<details><summary>${esc(t("ui.new_game"))}</summary>${newGame()}</details>`;
   }
   box.innerHTML = `<h2>${esc(t("ui.host"))}</h2>` + html;
   const search = box.querySelector("input[name=search]");
   if (search && app.pick.focusSearch) { search.focus(); search.setSelectionRange(99, 99); }
 }
 
-function options(values, selected, label = name) {
-  return values.map((v) => `<option value="${esc(v)}"${v === selected ? " selected" : ""}>` +
-    `${esc(label(v))}</option>`).join("");
+/** The new-game form: which game (every installed one), then that game's own setup form. */
+function newGame() {
+  const chosen = app.setupGame || (app.pic.view.game in GAMES ? app.pic.view.game : BOOT.games[0]);
+  const game = GAMES[chosen];
+  return `<label class="game-choice">${esc(t("ui.game"))} <select name="game-choice">` +
+    options(BOOT.games, chosen) + "</select></label>" +
+    (game ? game.setupForm() : `<p>${esc(t("ui.no_renderer"))}</p>`);
 }
 
-function setupForm() {
-  const catalog = app.catalog;
-  if (!catalog) { loadCatalog().then(renderHost); return "<p>…</p>"; }
-  const heroes = Object.keys(catalog.heroes);
-  const tiles = Object.keys(catalog.tiles);
-  const players = [0, 1, 2, 3].map((i) => `<fieldset class="player"><legend>` +
-    `${esc(t("ui.player_n", {n: i + 1}))}</legend><input name="p${i}-name" ` +
-    `placeholder="${esc(t("ui.player_name"))}" value="${i === 0 ? "Gary" : ""}">` +
-    `<select name="p${i}-hero">${options(heroes, heroes[i], (h) => catalog.heroes[h])}</select>` +
-    `<select name="p${i}-side">${options(SIDES, ["S", "N", "E", "W"][i])}</select></fieldset>`).join("");
-  const boards = SIDES.map((side, i) => `<label>${esc(name(side))} <select name="board-${side}">` +
-    options(["red", "blue", "yellow", "green"], ["red", "blue", "yellow", "green"][i]) +
-    "</select></label>").join(" ");
-  const layout = DEFAULT_TILES.map((row, r) => row.map((tile, c) =>
-    `<select name="tile-${r}-${c}">${options(tiles, tile)}</select>`).join("")).join("");
-  return `<form data-form="setup" class="setup"><h3>${esc(t("ui.new_game"))}</h3>` +
-    `<label>${esc(t("ui.mode"))} <select name="mode">${options(MODES, "normal")}</select></label>` +
-    `<p class="hint">${esc(t("ui.players_hint"))}</p>${players}` +
-    `<p>${esc(t("ui.boards"))} ${boards}</p><p>${esc(t("ui.tiles"))}</p>` +
-    `<div class="tiles3">${layout}</div>` +
-    `<label>${esc(t("ui.first"))} <select name="first">${options(SIDES, "S")}</select></label>` +
-    `<button>${esc(t("ui.start"))}</button></form>`;
+/** Links a host hands to a secret role's phone (e.g. the Titan), each with a fresh token. */
+function roleLinks(roles) {
+  const links = roles.map((role) => button("role-link", t("ui.role_link", {role: name(role)}),
+    `data-role="${esc(role)}"`)).join("");
+  const shown = app.roleLink ? `<p class="role-link"><a href="${esc(app.roleLink)}" ` +
+    `target="_blank">${esc(location.origin + app.roleLink)}</a></p>` : "";
+  return `<details><summary>${esc(t("ui.roles"))}</summary><p>${esc(t("ui.roles_hint"))}</p>` +
+    `<div class="row">${links}</div>${shown}</details>`;
 }
 
-const awaitedType = () => (app.pic.view.deck.next_warlord_in === 1 ? "warlord" : "monster");
+const cardLabel = (id) => {
+  const catalog = app.pic && app.pic.view.game && catalogFor(app.pic.view.game);
+  return (catalog && catalog.cards && catalog.cards[id] && catalog.cards[id].name) || name(id);
+};
 
-// The cards to pick from: those the deck may give now (``awaited``), else every known card;
-// tapping one runs the action ``act`` (give the card, or name an unknown tag).
-function cardList(act, awaited) {
-  const catalog = app.catalog;
-  if (!catalog) { loadCatalog().then(renderHost); return "<p>…</p>"; }
-  const type = awaitedType();
-  const query = app.pick.search.toLowerCase();
-  const cards = Object.entries(catalog.cards).filter(([id, c]) => (!awaited ||
-    (!catalog.seen.includes(id) && c.type === type)) &&
-    (!query || c.name.toLowerCase().includes(query) || id.includes(query)));
-  const list = cards.slice(0, 30).map(([id, c]) => `<li><button type="button" data-act="${act}" ` +
-    `data-id="${esc(id)}">${c.colour ? chip(c.colour) : "?"} ${esc(c.name)} ` +
-    `<strong>${c.resistance ?? "?"}</strong></button></li>`).join("");
-  return `<input name="search" type="search" value="${esc(app.pick.search)}" ` +
-    `placeholder="${esc(t("ui.card_search"))}" aria-label="${esc(t("ui.card_search"))}">` +
-    `<ul class="picker">${list || `<li>${esc(t("ui.no_card"))}</li>`}</ul>`;
-}
-
-function cardPicker() {
-  const type = awaitedType();
-  return `<h3>${esc(t("ui.pick_card", {type: name(type)}))}</h3>${cardList("card", true)}` +
-    `<details><summary>${esc(t("ui.teach_card"))}</summary>${teachForm(type, true)}</details>`;
-}
-
-function tagQuestion(pending, awaited) {
-  return `<div class="tag-question"><h3>${esc(t("ui.tag_question", {uid: pending.uid}))} ` +
-    `<small>${esc(t("ui.tag_left", {n: pending.seconds_left}))}</small></h3>` +
-    cardList("enroll", awaited) + "</div>";
-}
-
-const cardLabel = (id) => (app.catalog && app.catalog.cards[id] ? app.catalog.cards[id].name : id);
 const clock = (at) => new Date(at * 1000).toLocaleTimeString(app.lang);
 
 function boxSection() {
@@ -498,147 +348,6 @@ function boxSection() {
     (checks ? `<ul class="checks">${checks}</ul>` : "") + "</details>";
 }
 
-function teachForm(type, drawing) {
-  return `<form data-form="${drawing ? "define" : "teach"}" class="teach">` +
-    `<input name="name" placeholder="${esc(t("ui.card_name"))}" required>` +
-    `<label>${esc(t("ui.card_type"))} <select name="type">` +
-    `${options(["monster", "warlord"], type)}</select></label>` +
-    `<label>${esc(t("ui.card_colour"))} <select name="colour">${options(COLOURS)}</select></label>` +
-    `<label>${esc(t("ui.resistance"))} <input name="resistance" type="number" min="0" max="20" ` +
-    `value="1" required></label>` +
-    `<textarea name="text" placeholder="${esc(t("ui.card_text"))}"></textarea>` +
-    `<label>${esc(t("ui.card_effects"))} <input name="effects" placeholder='[{"op": "lose", "token": "life"}]'></label>` +
-    `<button>${esc(t(drawing ? "ui.teach_and_draw" : "ui.teach"))}</button></form>`;
-}
-
-function diceTapper(expects) {
-  const corruption = expects.profile === "last-bastion/corruption";
-  const faces = corruption ? [1, 2, 3, 4, 5, 6].map((n) => `corruption-${n}`) : FACES;
-  const count = expects.count || 1;
-  const grey = !corruption && app.pic.view.combat && app.pic.view.combat.grey_die;
-  return diceRows(faces, count, grey, corruption, false);
-}
-
-function diceRows(faces, count, grey, corruption, reroll) {
-  const face = (f, attrs) => `<button type="button" class="face ${corruption ? "" : "c-" + f}" ` +
-    `${attrs} aria-label="${esc(corruption ? f : name(f))}">${corruption ? f.split("-")[1]
-      : SYMBOL[f]}</button>`;
-  let html = `<h3>${esc(t(reroll ? "ui.reroll" : "ui.tap_faces"))}</h3>`;
-  for (let i = 0; i < count; i++) {
-    html += `<div class="dice">${esc(t("ui.die_n", {n: i + 1}))} ` + faces.map((f) =>
-      face(f, `data-act="face" data-die="${i}" data-face="${f}"` +
-        (app.pick.dice[i] === f ? ' aria-pressed="true"' : ""))).join("") + "</div>";
-  }
-  if (grey) {
-    html += `<div class="dice grey">${esc(t("ui.grey_die"))} ` + faces.map((f) =>
-      face(f, `data-act="grey" data-face="${f}"` + (app.pick.grey === f ? ' aria-pressed="true"'
-        : ""))).join("") + "</div>";
-  }
-  const ready = app.pick.dice.filter(Boolean).length === count && (!grey || app.pick.grey);
-  return html + button(reroll ? "send-reroll" : "send-dice", t("ui.send"), ready ? "" : "disabled");
-}
-
-function actions(view) {
-  const active = view.active_hero;
-  const hero = view.heroes[active];
-  const mover = app.pick.mover || active;
-  const mode = app.pick.mode;
-  let html = `<div class="row">` +
-    button("mode-move", t("ui.move"), mode === "move" ? 'aria-pressed="true"' : "") +
-    button("mode-fight", t("ui.fight"), mode === "fight" ? 'aria-pressed="true"' : "") +
-    button("activate", t("ui.activate")) +
-    button("mode-cta", t("ui.activate_cta"), mode === "cta" ? 'aria-pressed="true"' : "") +
-    (POWERS[active] && hero && hero.power
-      ? button("mode-power", t("ui.power"), mode === "power" ? 'aria-pressed="true"' : "") : "") +
-    button("end_turn", t("ui.end_turn"), 'class="strong"') + "</div>";
-  if (mode === "move") {
-    html += `<p>${esc(t("ui.hint_move"))} <select name="mover">${options(Object.keys(view.heroes)
-      .filter((h) => view.heroes[h].tile), mover, (h) => heroName(view, h))}</select></p>`;
-  } else if (mode === "fight") {
-    html += `<p>${esc(t("ui.hint_fight"))} ${esc(app.pick.targets.map(slotName).join(", "))}</p>` +
-      button("fight", t("ui.fight"), app.pick.targets.length ? "" : "disabled");
-  } else if (mode === "cta") {
-    html += `<p>${esc(t("ui.hint_cta", {n: hero ? hero.call_to_arms : 0}))}</p>`;
-  } else if (mode === "power") {
-    html += `<p>${esc(t("ui.hint_power"))}</p>`;
-  }
-  return html;
-}
-
-
-function choice(view, expects) {
-  const events = expects.events;
-  if (events.includes("place")) {
-    return `<h3>${esc(both(app.pic.texts.expects))}</h3><div class="row">` + expects.options.map((slot) =>
-      button("place", slotName(slot), `data-slot="${esc(slot)}"`)).join("") + "</div>";
-  }
-  if (events.includes("assign")) {
-    return `<div class="row">` + expects.options.map((h) => button("assign", heroName(view, h),
-      `data-hero="${esc(h)}"`)).join("") + "</div>";
-  }
-  if (events.includes("resolve")) {
-    const fight = view.combat && view.combat.kind === "fight";
-    let html = `<div class="row">${button("resolve", t("ui.confirm"), 'class="strong"')}` +
-      (fight ? button("decline", t("ui.decline")) : "") +
-      button("mode-reroll", t("ui.reroll_button")) + "</div>";
-    if (app.pick.reroll) {
-      const corruption = !view.combat;
-      const faces = corruption ? [1, 2, 3, 4, 5, 6].map((n) => `corruption-${n}`) : FACES;
-      const count = corruption ? 1 : (view.combat.kind === "market" ? 2 : 3);
-      html += diceRows(faces, count, !corruption && view.combat.grey_die, corruption, true);
-    }
-    return html;
-  }
-  const prompt = (view.prompts || [])[0];
-  if (expects.options && expects.options.length) {
-    return `<div class="row">` + expects.options.map((o, i) => button("answer", optionLabel(view, o),
-      `data-index="${i}"`)).join("") + "</div>";
-  }
-  const effects = app.pick.effects.map((e) => `<li><code>${esc(JSON.stringify(e))}</code></li>`).join("");
-  return `<p>${esc(prompt ? both(app.pic.texts.prompts[0]) : "")}</p><div class="row">` +
-    button("answer-none", t("ui.nothing_changed")) + "</div>" +
-    `<form data-form="effect" class="row"><select name="op">${options(["lose", "gain", "grip",
-      "ungrip", "draw", "corruption"], "lose", (o) => o)}</select><select name="token">` +
-    `${options(["life", "call_to_arms", "equipment", "round"], "life", (o) => name(o))}</select>` +
-    `<select name="target">${options(["", "tile", "hero", "card", "self"], "", (o) => o || "—")}` +
-    `</select><button>${esc(t("ui.add_effect"))}</button></form><ul>${effects}</ul>` +
-    (effects ? button("answer-effects", t("ui.apply_effects")) : "");
-}
-
-function optionLabel(view, option) {
-  if (Array.isArray(option)) return name(view.tiles[option[0]][option[1]].id);
-  if (view.heroes[option]) return heroName(view, option);
-  return name(option);
-}
-
-function corrections(view) {
-  const heroes = Object.keys(view.heroes);
-  const hero = view.heroes[app.pick.fixHero || heroes[0]] || view.heroes[heroes[0]];
-  const id = app.pick.fixHero || heroes[0];
-  const numbers = [["life", hero.life], ["call_to_arms", hero.call_to_arms]]
-    .map(([k, v]) => `<label>${esc(name(k))} <input type="number" min="0" max="99" name="${k}" ` +
-      `value="${v}"></label>`).join("") + COLOURS.map((c) => `<label>${chip(c)} <input ` +
-      `type="number" min="0" max="99" name="eq-${c}" value="${hero.equipment[c]}"></label>`).join("");
-  const slots = Object.entries(view.boards).flatMap(([colour, list]) => list.map((card, k) =>
-    card ? `${colour}.${k}` : null)).filter(Boolean);
-  return `<details><summary>${esc(t("ui.corrections"))}</summary>` +
-    `<form data-form="fix-hero" class="fix"><select name="hero">${options(heroes, id,
-      (h) => heroName(view, h))}</select>${numbers}<select name="state">` +
-    `${options(["healthy", "wounded", "knocked_out", "dead"], hero.state)}</select>` +
-    `<button>${esc(t("ui.apply"))}</button></form>` +
-    `<form data-form="fix-tile" class="fix">${esc(t("ui.tile_grip"))} <select name="tile">` +
-    view.tiles.flatMap((row, r) => row.map((tile, c) => `<option value="${r},${c}">` +
-      `${esc(name(tile.id))}${tile.grip ? " ☠" : ""}</option>`)).join("") +
-    `</select><select name="grip">${options(["true", "false"], "true", (v) => name(v))}</select>` +
-    `<button>${esc(t("ui.apply"))}</button></form>` +
-    (slots.length ? `<form data-form="fix-slot" class="fix">${esc(t("ui.card_fix"))} ` +
-      `<select name="slot">${options(slots, slots[0], slotName)}</select>` +
-      `<label>${esc(t("ui.modifier_label"))} <input type="number" name="modifier" min="-9" max="9" ` +
-      `value="0"></label><label><input type="checkbox" name="remove"> ${esc(t("ui.remove"))}` +
-      `</label><button>${esc(t("ui.apply"))}</button></form>` : "") +
-    `<h4>${esc(t("ui.teach_card"))}</h4>${teachForm("monster", false)}</details>`;
-}
-
 function historyJump() {
   const frames = app.frames;
   const list = frames ? frames.slice(1).reverse().map((f) => `<li>${esc(both(f.label) || f.type)} ` +
@@ -648,141 +357,82 @@ function historyJump() {
     : button("load-history", t("ui.show_history"))) + "</details>";
 }
 
+// -- a secret role's own view (e.g. the Titan's hand and face-down card) ---------------------------
+
+async function loadRole() {
+  if (!app.role) return;
+  const response = await fetch("/api/role", {cache: "no-store",
+    headers: {"X-Role-Token": app.role.token}});
+  app.role.pic = response.ok ? await response.json() : null;
+  renderRole();
+}
+
+function renderRole() {
+  const box = $("role");
+  const pic = app.role && app.role.pic;
+  const game = pic && gameOf(pic.view);
+  box.hidden = !(game && game.role);
+  if (!box.hidden) box.innerHTML = game.role(pic);
+}
+
+/** Submit one of the role's own events from its phone. */
+function sendAsRole(event) {
+  return fetch("/api/role/events", {method: "POST", headers: {"Content-Type": "application/json",
+    "X-Role-Token": app.role.token, "X-Companion-Lang": app.lang},
+  body: JSON.stringify({event, based_on: app.version})}).then(async (response) => {
+    if (!response.ok) toast((await response.json()).message);
+  });
+}
+
 // -- host events from the controls -----------------------------------------------------------------
 
 function formData(form) { return Object.fromEntries(new FormData(form).entries()); }
 
-function definitionFrom(data) {
-  const definition = {name: data.name.trim(), type: data.type, colour: data.colour,
-    resistance: Number(data.resistance), complete: true};
-  if (data.text && data.text.trim()) definition.text = data.text.trim();
-  if (data.effects && data.effects.trim()) {
-    try { definition.arrival = JSON.parse(data.effects); } catch (e) { toast(String(e)); return null; }
-  }
-  return definition;
-}
-
-const slug = (text) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
-  .replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
-
 const FORMS = {
   pin: (d) => post("/api/pin", {pin: d.pin}).then((r) => r && hostStatus()),
   login: (d) => post("/api/login", {pin: d.pin}).then((r) => r && hostStatus()),
-  setup: (d) => {
-    const players = [0, 1, 2, 3].filter((i) => d[`p${i}-name`].trim()).map((i) => ({
-      name: d[`p${i}-name`].trim(), hero: d[`p${i}-hero`], side: d[`p${i}-side`]}));
-    const boards = Object.fromEntries(SIDES.map((s) => [s, d[`board-${s}`]]));
-    const tiles = [0, 1, 2].map((r) => [0, 1, 2].map((c) => d[`tile-${r}-${c}`]));
-    return send({type: "setup", game: "last-bastion", mode: d.mode, boards, players, tiles,
-      first: d.first});
-  },
-  define: (d) => {
-    const definition = definitionFrom(d);
-    return definition && send({type: "card", id: slug(d.name), define: definition});
-  },
-  teach: (d) => {
-    const definition = definitionFrom(d);
-    return definition && send({type: "teach", kind: "card", id: slug(d.name), definition});
-  },
-  effect: (d) => {
-    const effect = {op: d.op};
-    if (["lose", "gain"].includes(d.op)) effect.token = d.token;
-    if (["grip", "ungrip"].includes(d.op)) effect.target = d.target || "tile";
-    app.pick.effects.push(effect);
-    renderHost();
-  },
-  "fix-hero": (d) => send({type: "adjust", hero: d.hero, life: Number(d.life),
-    call_to_arms: Number(d.call_to_arms), state: d.state, equipment: Object.fromEntries(
-      COLOURS.map((c) => [c, Number(d[`eq-${c}`])]))}),
-  "fix-tile": (d) => send({type: "adjust", tile: d.tile.split(",").map(Number),
-    grip: d.grip === "true"}),
-  "fix-slot": (d) => send(d.remove ? {type: "adjust", slot: d.slot, remove: true}
-    : {type: "adjust", slot: d.slot, modifier: Number(d.modifier)}),
 };
-
-function setMode(mode) {
-  app.pick.mode = app.pick.mode === mode ? null : mode;
-  app.pick.targets = [];
-  renderHost();
-  renderBoard();
-}
 
 const ACTIONS = {
   undo: () => send({type: "undo"}),
   roll: () => post("/api/simulate/roll", {}),
   draw: () => post("/api/simulate/draw", {}),
   logout: () => post("/api/logout", {}).then(hostStatus),
-  card: (el) => send({type: "card", id: el.dataset.id}),
-  enroll: (el) => post("/api/box/enroll", {card: el.dataset.id}).then((r) => r && loadBox()),
   doctor: () => loadDoctor(),
-  place: (el) => send({type: "place", slot: el.dataset.slot}),
-  assign: (el) => send({type: "assign", hero: el.dataset.hero}),
-  answer: (el) => send({type: "answer", choice: app.pic.view.expects.options[el.dataset.index]}),
-  "answer-none": () => send({type: "answer"}),
-  "answer-effects": () => send({type: "answer", effects: app.pick.effects}),
-  resolve: () => send({type: "resolve"}),
-  decline: () => send({type: "resolve", falls: []}),
-  face: (el) => { app.pick.dice[el.dataset.die] = el.dataset.face; renderHost(); },
-  grey: (el) => { app.pick.grey = el.dataset.face; renderHost(); },
-  "send-dice": () => send({type: "dice", faces: app.pick.dice.slice(),
-    ...(app.pick.grey ? {grey: app.pick.grey} : {})}),
-  "send-reroll": () => send({type: "dice", faces: app.pick.dice.slice(), reroll: true,
-    ...(app.pick.grey ? {grey: app.pick.grey} : {})}),
-  "mode-reroll": () => { app.pick.reroll = !app.pick.reroll; app.pick.dice = []; renderHost(); },
-  "mode-move": () => setMode("move"),
-  "mode-fight": () => setMode("fight"),
-  "mode-cta": () => setMode("cta"),
-  "mode-power": () => setMode("power"),
-  activate: () => {
-    const view = app.pic.view;
-    const [r, c] = view.heroes[view.active_hero].tile;
-    return send({type: "activate", tile: view.tiles[r][c].id});
-  },
-  fight: () => send({type: "fight", targets: app.pick.targets}),
-  end_turn: () => send({type: "end_turn"}),
   "load-history": () => loadFrames(),
   "back-to": (el) => send({type: "undo", to: Number(el.dataset.seq)}),
+  "role-link": (el) => post("/api/role/" + el.dataset.role, {}).then((r) => {
+    if (r) { app.roleLink = r.link; renderHost(); }
+  }),
 };
 
-function tapTile(r, c) {
-  const view = app.pic.view;
-  const mode = app.pick.mode;
-  if (mode === "move") {
-    send({type: "move", hero: app.pick.mover || view.active_hero, to: [r, c]});
-  } else if (mode === "cta") {
-    send({type: "activate", tile: view.tiles[r][c].id, call_to_arms: true});
-  } else if (mode === "power") {
-    send({type: "power", hero: view.active_hero, tile: [r, c]});
-  }
-}
-
-function tapSlot(slot) {
-  const mode = app.pick.mode;
-  if (mode === "fight") {
-    const targets = app.pick.targets;
-    app.pick.targets = targets.includes(slot) ? targets.filter((s) => s !== slot)
-      : [...targets, slot].slice(-2);
-    renderHost();
-    renderBoard();
-  } else if (mode === "power") {
-    send({type: "power", hero: app.pic.view.active_hero, slot});
-  }
+/** A form or action of the page itself, else of the game being set up or played. */
+function handler(kind, key, form) {
+  const own = kind === "forms" ? FORMS : ACTIONS;
+  if (own[key]) return own[key];
+  const setup = form && form.closest("#host") && key === "setup";
+  const game = setup ? GAMES[form.dataset.game] : gameOf(app.pic && app.pic.view);
+  return game && game[kind] && game[kind][key];
 }
 
 document.addEventListener("click", (e) => {
   const target = e.target.closest("[data-act],[data-tile],[data-slot]");
   if (!target) return;
-  if (target.dataset.act) { ACTIONS[target.dataset.act](target); return; }
-  if (!app.host || !app.hostOpen) return;
-  if (target.dataset.tile) tapTile(...target.dataset.tile.split(",").map(Number));
-  else if (target.dataset.slot) tapSlot(target.dataset.slot);
+  if (target.dataset.act) {
+    const act = handler("actions", target.dataset.act, target);
+    if (act) act(target);
+    return;
+  }
+  const game = gameOf(app.pic && app.pic.view);
+  if (app.host && app.hostOpen && game && game.tap) game.tap(target);
 });
 
 document.addEventListener("submit", (e) => {
   const form = e.target.closest("form[data-form]");
   if (!form) return;
   e.preventDefault();
-  FORMS[form.dataset.form](formData(form));
+  const submit = handler("forms", form.dataset.form, form);
+  if (submit) submit(formData(form), form);
 });
 
 document.addEventListener("input", (e) => {
@@ -794,6 +444,7 @@ document.addEventListener("input", (e) => {
 });
 
 document.addEventListener("change", (e) => {
+  if (e.target.name === "game-choice") { app.setupGame = e.target.value; renderHost(); }
   if (e.target.name === "mover") app.pick.mover = e.target.value;
   if (e.target.name === "hero" && e.target.closest("form[data-form=fix-hero]")) {
     app.pick.fixHero = e.target.value;
@@ -819,6 +470,10 @@ $("host-toggle").addEventListener("click", () => {
   render();
 });
 
-render();
-hostStatus();
-connect();
+document.addEventListener("DOMContentLoaded", () => {  // after every game's renderer
+  const token = new URLSearchParams(location.hash.slice(1)).get("role");
+  if (token) app.role = {token, pic: null};
+  render();
+  hostStatus();
+  connect();
+});

@@ -1,0 +1,65 @@
+"""End to end for the games besides Last Bastion: the host picks the game in the new-game form,
+fills its own setup form, plays one step; a second, phone-sized page follows. With
+``COMPANION_SCREENSHOTS`` each game's live page is saved (see docs/web.md)."""
+
+from __future__ import annotations
+
+from test_e2e import at_version, become_host, browser, expect, phone, server, shoot  # noqa: F401
+
+
+def start(browser, server, game: str):  # noqa: F811
+    """A viewer and a host; the host has chosen ``game`` in the new-game form."""
+    viewer = phone(browser, server.url)
+    host = phone(browser, server.url)
+    at_version(viewer, 0)
+    become_host(host)
+    host.select_option("select[name=game-choice]", game)
+    return viewer, host
+
+
+def test_runemasters_from_the_host_page(browser, server):  # noqa: F811
+    viewer, host = start(browser, server, "runemasters")
+    host.fill("input[name=player-kulak]", "Ann")
+    host.click("form[data-form=setup] button")
+    at_version(viewer, 1)
+    expect(viewer.locator("#deck")).to_contain_text("Temple ♥ 6/6")
+    expect(viewer.locator(".path")).to_have_count(4)
+    host.click("button[data-act=draw]")
+    at_version(viewer, 2)
+    expect(viewer.locator(".space.card")).to_have_count(1)
+    shoot(viewer, "runemasters-phone")
+    assert not viewer.errors and not host.errors
+
+
+def test_attack_on_titan_from_the_host_page(browser, server):  # noqa: F811
+    viewer, host = start(browser, server, "aot-last-stand")
+    host.fill("input[name=titan-name]", "Théo")
+    host.fill("input[name=h0-name]", "Corentin")
+    host.fill("input[name=h1-name]", "Léa")
+    host.click("form[data-form=setup] button")
+    at_version(viewer, 1)
+    expect(viewer.locator("#headline")).to_contain_text("Step 1/7")
+    form = host.locator("form[data-event=commit]")
+    form.locator("input[name=up]").fill("pietinement")
+    form.locator("input[name=down]").fill("frenesie")
+    form.locator("button").click()
+    at_version(viewer, 2)
+    expect(viewer.locator("#headline")).to_contain_text("Step 2/7")
+    expect(viewer.locator("#heroes .hero")).to_have_count(2)
+    assert "frenesie" not in viewer.evaluate("JSON.stringify([app.pic, app.log])")
+    shoot(viewer, "aot-phone")
+    assert not viewer.errors and not host.errors
+
+
+def test_last_heroes_from_the_host_page(browser, server):  # noqa: F811
+    viewer, host = start(browser, server, "last-heroes")
+    for hero, player in (("blind", "Ana"), ("echo", "Ben"), ("ace", "Cleo")):
+        host.fill(f"input[name=name-{hero}]", player)
+    host.click("form[data-form=setup] button")
+    at_version(viewer, 1)
+    expect(viewer.locator("#headline")).to_contain_text("Turn 0/10")
+    expect(viewer.locator(".column")).to_have_count(3)
+    expect(viewer.locator("#heroes .hero")).to_have_count(3)
+    expect(host.locator("form[data-event=charger]")).to_be_visible()
+    shoot(viewer, "last-heroes-phone")
+    assert not viewer.errors and not host.errors

@@ -1,0 +1,140 @@
+// Host controls generated from a small per-game description of its events: a form per event
+// the game accepts now (fields: choice, multi, number, text, check, pay), dice faces to tap for
+// the expected profile, the options of a choice and the prompts' answers as buttons.
+"use strict";
+
+const Controls = (() => {
+  const label = (spec) => t("ui.field_" + spec.name);
+  const show = (spec, v) => (spec.label ? spec.label(v) : name(v));
+
+  /** One field of an event form. */
+  function field(spec, view) {
+    const head = `<span>${esc(label(spec))}${spec.optional ? " <small>(" +
+      esc(t("ui.optional")) + ")</small>" : ""}</span> `;
+    const values = spec.from ? spec.from(view) : [];
+    const value = spec.value === undefined ? undefined
+      : (typeof spec.value === "function" ? spec.value(view) : spec.value);
+    if (spec.kind === "choice") {
+      return `<label>${head}<select name="${spec.name}">` +
+        (spec.optional ? '<option value="">—</option>' : "") +
+        values.map((v) => `<option value="${esc(v)}"${v === value ? " selected" : ""}>` +
+          `${esc(show(spec, v))}</option>`).join("") + "</select></label>";
+    }
+    if (spec.kind === "multi") {
+      return `<fieldset><legend>${head}</legend>` + values.map((v) => `<label><input ` +
+        `type="checkbox" name="${spec.name}" value="${esc(v)}"> ${esc(show(spec, v))}</label>`)
+        .join(" ") + "</fieldset>";
+    }
+    if (spec.kind === "check") {
+      return `<label><input type="checkbox" name="${spec.name}"> ${esc(label(spec))}</label>`;
+    }
+    if (spec.kind === "pay") {
+      return `<fieldset><legend>${head}</legend>` + values.map((who) => `<p>${esc(name(who))} ` +
+        spec.symbols.map((s) => `<label>${esc(name(s))} <input type="number" min="0" max="9" ` +
+          `name="${spec.name}.${who}.${s}" value="0"></label>`).join(" ") + "</p>").join("") +
+        "</fieldset>";
+    }
+    const type = spec.kind === "number" ? `type="number" min="${spec.min ?? 0}" ` +
+      `max="${spec.max ?? 99}"` : 'type="text"';
+    const list = values.length ? ` list="list-${spec.name}"` : "";
+    return `<label>${head}<input ${type} name="${spec.name}"${list}` +
+      `${value === undefined ? "" : ` value="${esc(value)}"`}${spec.optional ? "" : " required"}>` +
+      (list ? `<datalist id="list-${spec.name}">${values.map((v) => `<option value="${esc(v)}">` +
+        `${esc(show(spec, v))}</option>`).join("")}</datalist>` : "") + "</label>";
+  }
+
+  /** The value of one field read from its form (undefined: left out). */
+  function read(spec, form) {
+    const data = new FormData(form);
+    if (spec.kind === "multi") {
+      const all = data.getAll(spec.name);
+      return all.length || !spec.optional ? all.map((v) => (spec.numbers ? Number(v) : v))
+        : undefined;
+    }
+    if (spec.kind === "check") return data.has(spec.name) || undefined;
+    if (spec.kind === "pay") {
+      const pay = {};
+      for (const [key, value] of data.entries()) {
+        const [head, who, symbol] = key.split(".");
+        if (head !== spec.name || !Number(value)) continue;
+        pay[who] = {...(pay[who] || {}), [symbol]: Number(value)};
+      }
+      return pay;
+    }
+    const raw = (data.get(spec.name) ?? "").trim();
+    if (raw === "") return undefined;
+    return spec.kind === "number" || spec.numbers ? Number(raw) : raw;
+  }
+
+  /** A form per event of ``events`` the description knows, folded (the first one open). */
+  function eventForms(description, view, events) {
+    return events.filter((type) => description[type]).map((type, i) => {
+      const fields = description[type].fields || [];
+      return `<details${i === 0 ? " open" : ""}><summary>${esc(t("ui.event_" + type))}</summary>` +
+        `<form data-form="event" data-event="${type}" class="event">` +
+        fields.map((spec) => field(spec, view)).join("") +
+        `<button>${esc(t("ui.send"))}</button></form></details>`;
+    }).join("");
+  }
+
+  /** The event a generated form describes (its ``build`` may reshape the fields). */
+  function eventFrom(description, form, view) {
+    const type = form.dataset.event;
+    const spec = description[type];
+    const fields = {};
+    for (const f of spec.fields || []) {
+      const value = read(f, form);
+      if (value !== undefined) fields[f.name] = value;
+    }
+    return {type, ...(spec.build ? spec.build(fields, view) : fields)};
+  }
+
+  /** Dice faces to tap for ``count`` dice of a profile; ``send-faces`` hands them to the game. */
+  function diceTapper(faces, count, symbol) {
+    let html = `<h3>${esc(t("ui.tap_faces"))}</h3>`;
+    for (let i = 0; i < count; i++) {
+      html += `<div class="dice">${esc(t("ui.die_n", {n: i + 1}))} ` + faces.map((f) =>
+        `<button type="button" class="face c-${f}" data-act="face" data-die="${i}" ` +
+        `data-face="${f}" aria-label="${esc(name(f))}"` +
+        `${app.pick.dice[i] === f ? ' aria-pressed="true"' : ""}>${symbol(f)}</button>`)
+        .join("") + "</div>";
+    }
+    const ready = app.pick.dice.slice(0, count).filter(Boolean).length === count;
+    return html + button("send-faces", t("ui.send"), ready ? "" : "disabled");
+  }
+
+  /** The options of a choice, each a button sending ``event`` with the option in ``field``. */
+  function optionButtons(options, label) {
+    return `<div class="row">` + options.map((o, i) => button("option", label(o),
+      `data-index="${i}"`)).join("") + "</div>";
+  }
+
+  /** Everything generated for a game: host controls, and the forms and actions they use. */
+  function make({description, faces, symbol, diceEvent, optionEvent, optionLabel, extra}) {
+    const host = (view, expects) => {
+      let html = "";
+      if (expects.kind === "dice" && faces[expects.profile]) {
+        html += diceTapper(faces[expects.profile], expects.count || 1, symbol);
+      }
+      if (expects.options && expects.options.length && optionEvent) {
+        html += `<h3>${esc(both(app.pic.texts.expects))}</h3>` +
+          optionButtons(expects.options, (o) => optionLabel(view, o));
+      }
+      html += eventForms(description, view, expects.events.filter((e) => !(
+        expects.kind === "dice" && diceEvent.handles.includes(e))));
+      return html + (extra ? extra(view, expects) : "") + eventForms(description, view,
+        ["adjust", "teach"].filter((e) => !expects.events.includes(e)));
+    };
+    const forms = {event: (_data, form) => send(eventFrom(description, form, app.pic.view))};
+    const actions = {
+      face: (el) => { app.pick.dice[el.dataset.die] = el.dataset.face; renderHost(); },
+      "send-faces": () => send(diceEvent.build(app.pic.view,
+        app.pick.dice.slice(0, app.pic.view.expects.count || 1))),
+      option: (el) => send(optionEvent(app.pic.view, app.pic.view.expects.options[
+        el.dataset.index])),
+    };
+    return {host, forms, actions};
+  }
+
+  return {make, field, read, eventForms, eventFrom};
+})();

@@ -1,0 +1,130 @@
+// Attack on Titan: The Last Stand's renderer: the step, the Titan's health track and zone,
+// citizens, cannons, each hero's hearts, level and dice, the Titan's hand size, the face-up Action
+// and the Tactic on top; the Titan's own phone (role token) also sees the hand and hidden card.
+"use strict";
+
+(() => {
+const FACES = ["titan", "combat", "tactic", "move", "cannon", "dodge"];
+const SYMBOL = {titan: "☗", combat: "⚔", tactic: "✎", move: "➶", cannon: "✹", dodge: "↯"};
+const TITANS = ["basic", "destroyer", "voracious", "deviant"];
+const HEROES = ["eren", "sasha", "erwin", "mikasa", "levi", "conny", "armin", "hange"];
+const LEVELS = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+const heroIds = (view) => Object.keys(view.heroes);
+const face = (f) => `<span class="face-chip" title="${esc(name(f))}">${SYMBOL[f] || f}</span>`;
+
+function top(view) {
+  return {headline: `<span class="turn">${esc(t("ui.round", {n: view.round}))}</span> ` +
+      `<span class="phase">${esc(t("ui.aot_step", {n: view.step}))}</span>`,
+    sub: `${esc(t("ui.aot_health", {n: view.health.marker, length: view.health.length}))} · ` +
+      `<strong>${esc(t("ui.aot_zone_" + view.health.zone))}</strong> · ` +
+      `${esc(t("ui.aot_citizens", {n: view.citizens.left}))} · ` +
+      `${esc(t("ui.aot_cannons", {n: view.cannons.left}))}`};
+}
+
+function board(view) {
+  const h = view.health;
+  const track = Array.from({length: h.length + 1}, (_, i) => `<span class="track-cell` +
+    `${i === h.marker ? " marker" : ""}${i >= h.kill ? " kill" : i >= h.weak ? " weak" : ""}">` +
+    `${i}</span>`).join("");
+  const up = view.actions.filter((a) => a.face_up !== false).map((a) => name(a.card || a));
+  const tactic = view.tactic;
+  return `<h2>${esc(t("ui.aot_titan", {player: view.titan.player, card: name(view.titan.card)}))}` +
+    `</h2><div class="track">${track}</div><p>${esc(t("ui.aot_hand", {n: view.titan.hand_size}))}` +
+    ` · ${esc(t("ui.aot_titan_dice", {n: view.titan.titan_dice}))} · ` +
+    `${esc(t("ui.aot_action_up", {card: up.join(", ") || "—"}))}</p>` +
+    `<p>${esc(t("ui.aot_tactic", {card: tactic.top ? name(tactic.top) : "—", pile: tactic.pile,
+      met: tactic.met.length, needed: tactic.needed}))}</p>`;
+}
+
+function heroes(view) {
+  return `<h2>${esc(t("ui.heroes"))}</h2>` + Object.entries(view.heroes).map(([id, h]) =>
+    `<article class="hero b-${esc(h.colour)}"><h3>${esc(h.player)} <small>${esc(h.name)}</small>` +
+    `</h3><p><span class="life">${"♥".repeat(h.hearts) || "—"}</span> ` +
+    `${esc(t("ui.aot_level", {n: h.level}))}</p><p class="kit">` +
+    `${h.dice.map((d) => face(d.face || d)).join(" ") || esc(t("ui.aot_no_dice"))}</p></article>`)
+    .join("");
+}
+
+const setupForm = () => `<form data-form="setup" data-game="aot-last-stand" class="setup">` +
+  `<h3>${esc(t("ui.new_game"))}</h3><fieldset class="player"><legend>${esc(name("titan"))}` +
+  `</legend><input name="titan-name" placeholder="${esc(t("ui.player_name"))}" required>` +
+  `<select name="titan-card">${options(TITANS, "basic")}</select></fieldset>` +
+  `<p class="hint">${esc(t("ui.aot_heroes_hint"))}</p>` + [0, 1, 2, 3].map((i) =>
+    `<fieldset class="player"><legend>${esc(t("ui.player_n", {n: i + 1}))}</legend>` +
+    `<input name="h${i}-name" placeholder="${esc(t("ui.player_name"))}">` +
+    `<select name="h${i}-hero">${options(HEROES, HEROES[i])}</select>` +
+    `<select name="h${i}-level">${options([0, 3, 5], 0, String)}</select></fieldset>`).join("") +
+  `<label>${esc(t("ui.field_tactics"))} <input name="tactics" placeholder="sauvetage, guerison">` +
+  `</label><button>${esc(t("ui.start"))}</button></form>`;
+
+function setup(d) {
+  const heroes = [0, 1, 2, 3].filter((i) => d[`h${i}-name`].trim()).map((i) => ({
+    name: d[`h${i}-name`].trim(), hero: d[`h${i}-hero`], level: Number(d[`h${i}-level`])}));
+  const tactics = d.tactics.split(",").map((s) => s.trim()).filter(Boolean);
+  return send({type: "setup", game: "aot-last-stand", titan: {name: d["titan-name"].trim(),
+    card: d["titan-card"]}, heroes, ...(tactics.length ? {tactics} : {})});
+}
+
+const pay = (symbols) => ({name: "pay", kind: "pay", from: heroIds, symbols});
+const hero = {name: "hero", kind: "choice", from: heroIds};
+const DESCRIPTION = {
+  commit: {fields: [{name: "up", kind: "text"}, {name: "down", kind: "text"}]},
+  give: {fields: [{name: "gifts", kind: "text"}],
+    build: (f) => ({gifts: Object.fromEntries(f.gifts.split(",").map((g) => g.split(":")
+      .map((s) => s.trim())))})},
+  next: {},
+  ability: {fields: [{name: "n", kind: "number", min: 1, max: 3}]},
+  resolve: {fields: [pay(["tactic", "dodge"])]},
+  choose: {fields: [{...hero, optional: true}, {name: "face", kind: "choice", from: () => FACES,
+    optional: true}, {name: "card", kind: "text", optional: true}]},
+  move: {fields: [hero, {name: "to", kind: "choice", from: () => LEVELS, numbers: true,
+    label: String}]},
+  melee: {fields: [hero, {name: "count", kind: "number", min: 1, max: 10}]},
+  cannon: {fields: [hero, {name: "count", kind: "number", min: 1, max: 6}]},
+  cycle: {fields: [{name: "pay", kind: "pay", from: heroIds, symbols: ["tactic"]}],
+    build: (f) => ({pay: Object.fromEntries(Object.entries(f.pay).map(([h, s]) =>
+      [h, s.tactic]))})},
+  search: {fields: [hero, {name: "card", kind: "text"}]},
+  provide: {fields: [{name: "condition", kind: "number", min: 1, max: 3},
+    pay(["combat", "tactic", "move", "cannon", "dodge"])]},
+  activate: {fields: [pay(["combat", "tactic", "move", "cannon", "dodge"])]},
+  top: {fields: [{name: "card", kind: "text"}]},
+  adjust: {fields: [{...hero, optional: true},
+    ...["hearts", "level", "health", "devoured", "cannons"].map((n) => ({name: n,
+      kind: "number", min: 0, max: 30, optional: true}))]},
+};
+
+/** The dice event: a hero's first roll (step 2) or the dice given back (step 4). */
+function diceEvent(view, faces) {
+  const heroes = Object.entries(view.heroes);
+  if (view.expects.events.includes("roll")) {
+    return {type: "roll", hero: heroes.find(([, h]) => !h.rolled)[0], faces};
+  }
+  return {type: "reroll", hero: heroes.find(([, h]) => h.given_back)[0], faces};
+}
+
+const controls = Controls.make({
+  description: DESCRIPTION, faces: {"aot/hero": FACES}, symbol: (f) => SYMBOL[f],
+  diceEvent: {handles: ["roll", "reroll"], build: diceEvent},
+  optionEvent: (_view, o) => ({type: "choose", ...(typeof o === "object" ? o : {hero: o})}),
+  optionLabel: (_view, o) => (typeof o === "object" ? Object.values(o).map(name).join(" ")
+    : name(o)),
+});
+
+/** The Titan's own phone: the hand, the face-down card, and its own commit. */
+function role(pic) {
+  const view = pic.view;
+  return `<h2>${esc(t("ui.aot_titan_phone"))}</h2><p>${esc(t("ui.aot_hidden", {
+    card: view.hidden ? name(view.hidden) : "—"}))}</p><p>${esc(t("ui.aot_hand_cards", {
+    cards: view.hand.map(name).join(", ")}))}</p>` + (view.expects.events.includes("commit")
+    ? `<form data-form="titan-commit" class="event">${Controls.field({name: "up",
+      kind: "choice", from: () => view.hand}, view)}${Controls.field({name: "down",
+      kind: "choice", from: () => view.hand}, view)}<button>${esc(t("ui.send"))}</button></form>`
+    : "");
+}
+
+registerGame("aot-last-stand", {top, board, heroes, setupForm, host: controls.host, role,
+  roles: ["titan"], forms: {setup, "titan-commit": (d) => sendAsRole({type: "commit",
+    up: d.up, down: d.down}), ...controls.forms}, actions: controls.actions,
+  simulated: ["dice"]});
+})();

@@ -1,0 +1,116 @@
+// Runemasters' renderer: the four paths of five spaces with their monsters (wounds, weak points),
+// the guardians (Life, Mana, Ultimate, path, Shield, Poison), the temple, the Event in force; and
+// the host's controls generated from the events the game accepts now.
+"use strict";
+
+(() => {
+const RUNES = ["red", "blue", "green", "yellow", "violet", "white"];
+const SYMBOL = {red: "▲", blue: "●", green: "♣", yellow: "★", violet: "◆", white: "✚"};
+const PATHS = ["red", "blue", "yellow", "green"];
+const DIFFICULTY = ["initiation", "novice", "guardian", "hero", "legend"];
+const GUARDIANS = ["ismoros", "kyreas", "kulak", "neltai"];
+const rune = (r) => `<span class="chip c-${r}" title="${esc(name(r))}"><b aria-hidden="true">` +
+  `${SYMBOL[r] || "?"}</b>${esc(name(r))}</span>`;
+const dieIndexes = (view) => view.dice.filter((d) => !d.used).map((d) => d.index);
+const guardians = (view) => Object.keys(view.guardians);
+const die = (field, kind = "choice", extra = {}) => ({name: field, kind, from: dieIndexes,
+  numbers: true, label: (i) => t("ui.die_n", {n: i + 1}), ...extra});
+
+function top(view) {
+  const who = view.active ? `${name(view.active)} · ` : "";
+  return {headline: `<span class="turn">${esc(t("ui.round", {n: view.round}))}</span> ` +
+      `${esc(who)}<span class="phase">${esc(name(view.difficulty))}</span>`,
+    sub: `${esc(t("ui.rm_temple", {n: view.temple.life, max: view.temple.max}))} · ` +
+      `${esc(t("ui.rm_event", {event: view.event ? name(view.event) : "—"}))} · ` +
+      `${esc(t("ui.rm_before_dawn", {n: view.deck.before_dawn}))}`};
+}
+
+function monster(m) {
+  if (!m) return '<div class="space empty"></div>';
+  const weak = (m.weak_points || []).map((w) => `<span>${SYMBOL[w] || "?"}</span>`).join("") ||
+    "?";
+  return `<div class="space card c-${esc(m.colour)}"><span class="cname">${esc(both(m.name))}` +
+    `</span><span class="wounds">✖ ${m.wounds.length}</span><span class="weak" title="` +
+    `${esc(t("ui.rm_weak"))}">${weak}</span></div>`;
+}
+
+function board(view) {
+  const rows = PATHS.filter((p) => view.paths[p]).map((p) => {
+    const path = view.paths[p];
+    return `<div class="path b-${p}"><span class="pname">${rune(p)}${path.blocked ? " ⛔" : ""}` +
+      `<br><small>${esc(path.guardian ? name(path.guardian) : t("ui.rm_unguarded"))}</small></span>` +
+      path.spaces.map(monster).join("") + "</div>";
+  }).join("");
+  return `<h2>${esc(t("ui.rm_paths"))}</h2><div class="paths">${rows}</div>`;
+}
+
+function heroes(view) {
+  return `<h2>${esc(t("ui.rm_guardians"))}</h2>` + Object.entries(view.guardians).map(([id, g]) =>
+    `<article class="hero b-${g.path}${id === view.active ? " active" : ""}${g.alive ? ""
+      : " s-dead"}"><h3>${esc(g.player || g.name)} <small>${esc(g.name)} · ${rune(g.path)}</small>` +
+    `</h3><p><span class="life">♥ ${g.life}</span> <span class="mana">✦ ${g.mana}</span> ` +
+    `<span>${esc(t("ui.rm_ultimate", {n: g.ultimate.track, left: g.ultimate.uses_left}))}</span>` +
+    `${g.shield ? ` <span>🛡 ${esc(t("ui.rm_shield"))}</span>` : ""}` +
+    `${g.poison ? ` <span>☠ ${esc(t("ui.rm_poison"))}</span>` : ""}` +
+    `${g.angel ? ` <span>✧ ${esc(name("guardian_angel"))}</span>` : ""}</p></article>`).join("");
+}
+
+function reserve(view) {
+  const dice = view.dice.map((d) => `${d.index + 1}: ${rune(d.face)}${d.used ? " ✓" : ""}`)
+    .join(" ") || "—";
+  return `<h2>${esc(t("ui.rm_dice"))}</h2><p>${dice}</p>`;
+}
+
+const setupForm = () => `<form data-form="setup" data-game="runemasters" class="setup">` +
+  `<h3>${esc(t("ui.new_game"))}</h3><label>${esc(t("ui.field_difficulty"))} ` +
+  `<select name="difficulty">${options(DIFFICULTY, "novice")}</select></label>` +
+  `<p class="hint">${esc(t("ui.rm_guardians_hint"))}</p>` + GUARDIANS.map((g, i) =>
+    `<fieldset class="player"><legend><label><input type="checkbox" name="use-${g}"` +
+    `${i < 2 ? " checked" : ""}> ${esc(name(g))}</label></legend><input name="player-${g}" ` +
+    `placeholder="${esc(t("ui.player_name"))}"><select name="path-${g}">` +
+    `${options(PATHS, PATHS[i])}</select></fieldset>`).join("") +
+  `<label>${esc(t("ui.field_elder"))} <select name="elder">${options(GUARDIANS, "ismoros")}` +
+  `</select></label><button>${esc(t("ui.start"))}</button></form>`;
+
+function setup(d) {
+  const chosen = GUARDIANS.filter((g) => d["use-" + g]);
+  return send({type: "setup", game: "runemasters", difficulty: d.difficulty,
+    guardians: chosen.map((g) => ({guardian: g, path: d["path-" + g],
+      ...(d["player-" + g].trim() ? {player: d["player-" + g].trim()} : {})})),
+    elder: chosen.includes(d.elder) ? d.elder : chosen[0]});
+}
+
+const DESCRIPTION = {
+  card: {fields: [{name: "id", kind: "text", from: () => (catalogFor("runemasters") || {ids: {}})
+    .ids.monster || []}]},
+  angel: {fields: [{name: "guardian", kind: "choice", from: guardians}]},
+  hit: {fields: [die("die"),
+    {name: "space", kind: "number", min: 1, max: 5, optional: true},
+    {name: "as_life", kind: "check"}]},
+  move: {fields: [die("die", "choice", {optional: true}),
+    {name: "to", kind: "choice", from: () => PATHS}]},
+  block: {fields: [die("dice", "multi")]},
+  charge: {fields: [die("dice", "multi")]},
+  reroll: {fields: [die("dice", "multi")]},
+  release: {},
+  mark: {fields: [die("die"),
+    {name: "target", kind: "choice", from: guardians, optional: true},
+    {name: "rune", kind: "choice", from: () => RUNES, optional: true},
+    {name: "from", kind: "choice", from: () => PATHS, optional: true},
+    {name: "space", kind: "number", min: 1, max: 5, optional: true},
+    {name: "to", kind: "choice", from: () => PATHS, optional: true}]},
+  ultimate: {fields: [{name: "target", kind: "choice", from: guardians, optional: true},
+    {name: "to", kind: "choice", from: () => PATHS, optional: true}]},
+  end_turn: {},
+};
+
+const controls = Controls.make({
+  description: DESCRIPTION, faces: {"runemasters/rune": RUNES}, symbol: (f) => SYMBOL[f],
+  diceEvent: {handles: ["dice"], build: (_view, faces) => ({type: "dice", faces})},
+  optionEvent: (view, o) => ({type: view.expects.events[0], guardian: o}),
+  optionLabel: (_view, o) => name(o),
+});
+
+registerGame("runemasters", {top, board, heroes, reserve, setupForm, host: controls.host,
+  forms: {setup, ...controls.forms}, actions: controls.actions, simulated: ["dice", "card"]});
+})();

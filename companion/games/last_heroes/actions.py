@@ -12,6 +12,7 @@ from typing import Any
 from companion.engine import Message, RuleError
 
 from . import battlefield
+from .adjust import on_adjust
 from .cards import from_hand, learn, learn_define, put, weapon
 from .catalog import MAX_JOKERS, check_definition
 from .chargers import gain_joker, insert, slot_entry, take_ammo
@@ -204,4 +205,5 @@ Handler = Callable[[State, Fields, Record], None]
 HANDLERS: dict[str, Handler] = {
     "charger": on_charger, "play": on_play, "kill": on_kill, "swap": on_swap,
     "power": on_power, "end_turn": on_end_turn, "reveal": on_reveal, "teach": on_teach,
+    "adjust": on_adjust,
 }

@@ -15,12 +15,17 @@ from .catalog import MAX_JOKERS
 from .record import Record, State
 
 
+def playing(state: State, hero: str) -> dict[str, Any]:
+    """A hero's side of the table, refusing a hero who is not at this table."""
+    if hero not in state["players"]:
+        raise RuleError("hero.not_playing", hero=hero, playing=state["order"])
+    return state["players"][hero]
+
+
 def slot_entry(state: State, slot: str) -> dict[str, Any]:
     """The card and remaining ammo in a charger slot ``<hero>.<left|right>``."""
     hero, side = slot.split(".")
-    if hero not in state["players"]:
-        raise RuleError("hero.not_playing", hero=hero, playing=state["order"])
-    return state["players"][hero]["charger"][side]
+    return playing(state, hero)["charger"][side]
 
 
 def insert(state: State, hero: str, side: str, card_id: str, rec: Record,

@@ -19,6 +19,7 @@ from .scoring import missing_points, points_of, ranking, score, winners
 from .setup import initial_state
 
 ALWAYS = ("teach",)
+CORRECTIONS = ("adjust",)  # accepted in every phase while playing, not listed in expects
 BY_PHASE = {
     "charger": ("card", ("charger",)),
     "play": ("action", ("play", "power")),
@@ -46,7 +47,7 @@ class LastHeroes:
         if event.type not in ALWAYS and state["status"] != "playing":
             raise RuleError("game.over", status=state["status"], reason=state["reason"])
         expected = self.expects(state).events
-        if event.type not in expected:
+        if event.type not in (*expected, *CORRECTIONS):
             raise RuleError("event.not_expected", event=event.type, expected=list(expected))
         new = {key: value if key == "catalog" else copy.deepcopy(value)
                for key, value in state.items()}  # the catalog is shared until taught (learn)

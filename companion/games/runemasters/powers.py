@@ -15,7 +15,17 @@ from companion.engine import RuleError
 from .actions import Fields, active, check_rerolled, move_guardian, take_dice, target_first
 from .catalog import DATA
 from .monsters import check_as_life, known, wound
-from .table import Out, State, cap, guardian_on, living, occupied, paths_in_play, spaces
+from .table import (
+    Out,
+    State,
+    cap,
+    free_paths,
+    guardian_on,
+    living,
+    occupied,
+    paths_in_play,
+    spaces,
+)
 
 
 def on_mark(state: State, fields: Fields, out: Out) -> None:
@@ -140,11 +150,16 @@ def _second_wind(state: State, fields: Fields, out: Out) -> None:
     guardian = state["guardians"].get(target)
     if guardian is None or guardian["alive"]:
         raise RuleError("ultimate.not_dead", guardian=target)
-    if to not in state["paths"] or guardian_on(state, to):
-        raise RuleError("ultimate.path_taken", path=to,
-                        free=[p for p in paths_in_play(state) if not guardian_on(state, p)])
+    check_free_path(state, to)
     guardian.update(alive=True, life=DATA["guardian"]["life"], path=to)
     out.say("guardian.revived", guardian=target, path=to)
+
+
+def check_free_path(state: State, to: str) -> None:
+    """Refuse a path that is not in play or already faced by a living guardian: a guardian
+    coming back to life needs a path of their own."""
+    if to not in state["paths"] or guardian_on(state, to):
+        raise RuleError("ultimate.path_taken", path=to, free=free_paths(state))
 
 
 ULTIMATES = {"ismoros": _petrification, "kyreas": _stomp, "kulak": _second_wind,

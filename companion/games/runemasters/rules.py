@@ -9,7 +9,7 @@ from typing import Any
 
 from companion.engine import Event, Expectation, Message, Prompt, RuleError, Step
 
-from . import actions, powers
+from . import actions, adjust, powers
 from .catalog import DATA, DAWN, card_name, check_definition, merged
 from .flow import dice_count, draw_monster, give_angel, next_turn, reveal_event
 from .schemas import EVENTS
@@ -23,6 +23,7 @@ PHASE_EVENTS = {"setup_monsters": ("card",), "event": ("card",), "appear": ("car
                 "angel": ("angel",), "roll": ("dice",), "reroll": ("dice",),
                 "actions": ACTIONS, "over": ()}
 ALWAYS = ("teach",)
+CORRECTIONS = ("adjust",)  # accepted in every phase while playing; like teach, not in expects
 PROFILE = "runemasters/rune"
 
 
@@ -46,7 +47,7 @@ class Runemasters:
         if state["status"] != "playing" and event.type not in ALWAYS:
             raise RuleError("game.over", status=state["status"], reason=state["reason"])
         expected = self.expects(state).events
-        if event.type not in expected and event.type not in ALWAYS:
+        if event.type not in (*expected, *ALWAYS, *CORRECTIONS):
             raise RuleError("event.not_expected", event=event.type, expected=list(expected))
         new = {key: value if key == "catalog" else copy.deepcopy(value)
                for key, value in state.items()}  # the catalog is shared until taught (learn)
@@ -163,7 +164,7 @@ HANDLERS: dict[str, Handler] = {
     "move": actions.on_move, "block": actions.on_block,
     "charge": actions.on_charge, "reroll": actions.on_reroll,
     "release": actions.on_release, "end_turn": actions.on_end_turn,
-    "mark": powers.on_mark, "ultimate": powers.on_ultimate,
+    "mark": powers.on_mark, "ultimate": powers.on_ultimate, "adjust": adjust.on_adjust,
 }
 
 
@@ -189,4 +190,5 @@ LABELS: dict[str, Callable[[State, dict[str, Any]], Message]] = {
     "ultimate": lambda s, f: Message("history.ultimate", {"guardian": s["active"]}),
     "end_turn": lambda s, f: Message("history.end_turn", {"guardian": s["active"]}),
     "teach": lambda s, f: Message("history.teach", {"card": f["id"]}),
+    "adjust": lambda s, f: adjust.label(f),
 }

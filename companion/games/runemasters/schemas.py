@@ -6,9 +6,11 @@ from companion.engine import Field
 from companion.engine.events import anything, boolean, integer, list_of, mapping, obj, one_of, text
 
 from .catalog import (
+    DATA,
     DIFFICULTIES,
     GUARDIANS,
     KINDS,
+    PATHS,
     check_owner_definitions,
     path_colour,
     rune,
@@ -19,6 +21,31 @@ die = integer(0, 4)
 space = integer(1, 5)
 seat = obj({"guardian": Field(one_of(*GUARDIANS)), "path": Field(path_colour),
             "player": Field(text, required=False)})
+space_name = one_of(*(f"{p}.{k}" for p in PATHS for k in range(1, DATA["spaces"] + 1)))
+note = Field(text, required=False)
+
+# What an ``adjust`` event may correct, by target (the field naming it is the key).
+ADJUST_TARGETS = {
+    "guardian": {
+        "guardian": Field(one_of(*GUARDIANS)),
+        "life": Field(integer(0, DATA["guardian"]["life"]), required=False),
+        "mana": Field(integer(0, DATA["guardian"]["mana"]), required=False),
+        "ultimate": Field(integer(0, DATA["guardian"]["ultimate_charged"]), required=False),
+        "path": Field(path_colour, required=False),
+        "shield": Field(boolean, required=False),
+        "poison": Field(boolean, required=False),
+        "note": note,
+    },
+    "temple": {"temple": Field(integer(0, max(DATA["temple_life"].values()))), "note": note},
+    "space": {
+        "space": Field(space_name),
+        "card": Field(text, required=False),
+        "wounds": Field(list_of(integer(0, 5), 0, 6), required=False),
+        "to": Field(space_name, required=False),
+        "remove": Field(boolean, required=False),
+        "note": note,
+    },
+}
 
 EVENTS = {
     "setup": {
@@ -46,6 +73,8 @@ EVENTS = {
                  "runes": Field(mapping(text, weak_point_rune), required=False),
                  "as_life": Field(boolean, required=False)},
     "end_turn": {},
+    "adjust": {name: Field(spec.check, required=False)
+               for schema in ADJUST_TARGETS.values() for name, spec in schema.items()},
     "teach": {"kind": Field(one_of(*KINDS)), "id": Field(text),
               "definition": Field(mapping(text, anything))},
 }

@@ -65,6 +65,11 @@ def guardian_on(state: State, path: str) -> str | None:
                  if guardian["alive"] and guardian["path"] == path), None)
 
 
+def free_paths(state: State) -> list[str]:
+    """The paths in play that no living guardian faces."""
+    return [p for p in paths_in_play(state) if not guardian_on(state, p)]
+
+
 def living(state: State) -> list[str]:
     """The living guardians, in turn order."""
     return [g for g in state["order"] if state["guardians"][g]["alive"]]

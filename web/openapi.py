@@ -84,6 +84,15 @@ DOCUMENT: dict[str, Any] = {
                        "by kind",
             "parameters": [{"name": "game", "in": "query", "schema": {"type": "string"}}],
             "responses": {"200": _json({"type": "object"}, "catalog"), **_errors(422)}}},
+        "/api/definitions": {"get": {
+            "summary": "What the owner may teach for `?game=` (default: the game on the table): "
+                       "each kind with its fields, for the page's \"Teach a card\" form; send "
+                       "a `teach` event with POST /api/events",
+            "parameters": [{"name": "game", "in": "query", "schema": {"type": "string"}}],
+            "responses": {"200": _json({"type": "object", "properties": {
+                "game": {"type": "string"},
+                "kinds": {"type": "array", "items": {"$ref": "#/components/schemas/Kind"}}}},
+                "definition kinds"), **_errors(422)}}},
         "/api/role/{role}": {"post": {
             "summary": "Host: a new token (and page link) for a secret role of the game on the "
                        "table, e.g. `titan`; the previous token stops working",
@@ -166,6 +175,23 @@ DOCUMENT: dict[str, Any] = {
                 "last_tag": {"type": ["object", "null"]},
                 "pending_tag": {"type": ["object", "null"], "properties": {
                     "uid": {"type": "string"}, "seconds_left": {"type": "integer"}}}}},
+            "Kind": {"type": "object", "properties": {
+                "kind": {"type": "string"},
+                "fields": {"type": "array", "items": {"$ref": "#/components/schemas/Field"}},
+                "skipped": {"type": "array", "items": {"type": "string"},
+                            "description": "fields this form cannot hold (taught elsewhere)"}}},
+            "Field": {"type": "object", "description": "one field of a definition; a list "
+                      "has `item`, `min` and `max` (its length), an object `fields`",
+                      "properties": {
+                          "name": {"type": "string"}, "required": {"type": "boolean"},
+                          "type": {"enum": ["text", "number", "choice", "yes_no", "list",
+                                            "object"]},
+                          "min": {"type": ["integer", "null"]},
+                          "max": {"type": ["integer", "null"]},
+                          "options": {"type": "array"},
+                          "item": {"$ref": "#/components/schemas/Field"},
+                          "fields": {"type": "array",
+                                     "items": {"$ref": "#/components/schemas/Field"}}}},
             "Picture": {"type": "object", "required": ["version", "view"], "properties": {
                 "version": {"type": "integer"}, "view": {"type": "object"},
                 "texts": {"type": "object"}, "helper": {"type": ["object", "null"]},

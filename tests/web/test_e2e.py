@@ -136,6 +136,7 @@ def test_viewer_follows_a_turn_played_by_the_host(browser, server):
         host.click(selector)
         version += 1
         at_version(viewer, version)
+        at_version(host, version)  # the host's next step is read from its own page
 
     host.select_option("select[name=p0-hero]", "teagaan")
     act("form[data-form=setup] button")

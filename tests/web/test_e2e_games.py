@@ -1,5 +1,7 @@
 """End to end for the games besides Last Bastion: the host picks the game in the new-game form,
-fills its own setup form, plays one step; a second, phone-sized page follows. With
+fills its own setup form, plays one step (Last Heroes: after teaching a weapon's ammo from the
+"Teach a card" form, which Runemasters opens on a monster drawn untaught); a second, phone-sized
+page follows. With
 ``COMPANION_SCREENSHOTS`` each game's live page is saved (see docs/web.md)."""
 
 from __future__ import annotations
@@ -27,6 +29,10 @@ def test_runemasters_from_the_host_page(browser, server):  # noqa: F811
     host.click("button[data-act=draw]")
     at_version(viewer, 2)
     expect(viewer.locator(".space.card")).to_have_count(1)
+    drawn = viewer.evaluate("app.pic.view.prompts.find((p) => p.answer === 'teach').params.card")
+    teach = host.locator("form[data-form=teach-any]")  # opened on the card to teach
+    expect(teach.locator("input[name=teach-id]")).to_have_value(drawn)
+    expect(teach.locator("select[name='weak_points.0']")).to_be_visible()
     shoot(viewer, "runemasters-phone")
     assert not viewer.errors and not host.errors
 
@@ -51,6 +57,14 @@ def test_attack_on_titan_from_the_host_page(browser, server):  # noqa: F811
     assert not viewer.errors and not host.errors
 
 
+def load_charger(host) -> None:
+    """The host puts Ana's flamethrower-1 in her charger from the generated form."""
+    form = host.locator("form[data-event=charger]")
+    form.locator("select[name=hero]").select_option("blind")
+    form.locator("input[name=card]").fill("flamethrower-1")
+    form.locator("button").click()
+
+
 def test_last_heroes_from_the_host_page(browser, server):  # noqa: F811
     viewer, host = start(browser, server, "last-heroes")
     for hero, player in (("blind", "Ana"), ("echo", "Ben"), ("ace", "Cleo")):
@@ -61,5 +75,19 @@ def test_last_heroes_from_the_host_page(browser, server):  # noqa: F811
     expect(viewer.locator(".column")).to_have_count(3)
     expect(viewer.locator("#heroes .hero")).to_have_count(3)
     expect(host.locator("form[data-event=charger]")).to_be_visible()
+    load_charger(host)  # refused: the card's ammo is not known; the teach form opens on it
+    teach = host.locator("form[data-form=teach-any]")
+    expect(teach.locator("select[name=teach-kind]")).to_have_value("weapon")
+    expect(teach.locator("input[name=teach-id]")).to_have_value("flamethrower-1")
+    teach.locator("input[name=ammo]").fill("12")
+    teach.locator("button").click()
+    expect(teach.locator("[role=alert]")).to_contain_text("ammo")
+    expect(teach.locator("input[name=ammo]")).to_have_value("12")
+    teach.locator("input[name=ammo]").fill("2")
+    teach.locator("button").click()
+    at_version(viewer, 2)
+    load_charger(host)
+    at_version(viewer, 3)
+    expect(viewer.locator("#heroes .hero").first).to_contain_text("●●")
     shoot(viewer, "last-heroes-phone")
     assert not viewer.errors and not host.errors

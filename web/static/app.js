@@ -126,6 +126,7 @@ function post(url, body) {
     const data = await response.json().catch(() => ({}));
     if (response.ok) return data;
     toast(data.message || String(response.status));
+    Teach.refused(data, body.event);
     if (response.status === 403) await hostStatus();
     return null;
   }).catch((error) => { toast(String(error)); return null; });
@@ -281,6 +282,7 @@ function renderHost() {
     button("logout", t("ui.logout"), 'class="quiet"') + "</div>";
   if (expects.kind === "setup") html += newGame();
   else if (game && expects.kind !== "nothing") html += game.host(view, expects);
+  if (view.game && expects.kind !== "setup") html += Teach.section(view);
   if (game && game.roles) html += roleLinks(game.roles);
   html += historyJump() + boxSection();
   if (view.game && expects.kind !== "setup") {
@@ -391,6 +393,7 @@ function formData(form) { return Object.fromEntries(new FormData(form).entries()
 const FORMS = {
   pin: (d) => post("/api/pin", {pin: d.pin}).then((r) => r && hostStatus()),
   login: (d) => post("/api/login", {pin: d.pin}).then((r) => r && hostStatus()),
+  "teach-any": () => Teach.submit(),
 };
 
 const ACTIONS = {
@@ -436,6 +439,7 @@ document.addEventListener("submit", (e) => {
 });
 
 document.addEventListener("input", (e) => {
+  Teach.keep(e.target);
   if (e.target.name === "search") {
     app.pick.search = e.target.value;
     app.pick.focusSearch = true;
@@ -444,6 +448,7 @@ document.addEventListener("input", (e) => {
 });
 
 document.addEventListener("change", (e) => {
+  Teach.keep(e.target);
   if (e.target.name === "game-choice") { app.setupGame = e.target.value; renderHost(); }
   if (e.target.name === "mover") app.pick.mover = e.target.value;
   if (e.target.name === "hero" && e.target.closest("form[data-form=fix-hero]")) {
@@ -457,6 +462,7 @@ document.addEventListener("toggle", (e) => {  // toggle does not bubble: caught 
     app.box.open = e.target.open;
     if (app.box.open && !app.box.checks) loadDoctor();
   }
+  if (e.target.dataset && e.target.dataset.details === "teach-any") Teach.fold(e.target.open);
 }, true);
 
 $("lang-switch").addEventListener("click", () => {

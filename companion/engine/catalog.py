@@ -58,6 +58,15 @@ class Catalog:
             self.refine(kind, item, clean)
         return clean
 
+    def check_entry(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate a definition that carries its own ``id`` (the form ``Game.check_definition``
+        takes, from the terminal and the phone)."""
+        fields = dict(data)
+        item = fields.pop("id", None)
+        if not isinstance(item, str) or not item:
+            raise RuleError("event.missing_field", event="definition", field="id")
+        return self.check(kind, item, fields)
+
     def merged(self, owner: Mapping[str, Mapping[str, Any]]) -> Definitions:
         """The package's definitions completed by the owner's (the owner wins, field by field)."""
         result: Definitions = {}

@@ -13,7 +13,7 @@ from companion.engine.catalog import localized
 
 from . import board, steps, tactics
 from .board import TITAN_LEVELS, TOWER_LEVELS, Out, State
-from .catalog import DATA, check_definition, merged
+from .catalog import CATALOG, DATA, check_definition, merged
 from .dice import has_power, spend, spend_all
 from .effects import choose, effect_tasks, options, run
 from .schemas import EVENTS
@@ -81,11 +81,7 @@ class LastStand:
 
     def check_definition(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
         """Validate an owner's definition; its id is part of ``data`` as ``id``."""
-        fields = dict(data)
-        item = fields.pop("id", None)
-        if not isinstance(item, str) or not item:
-            raise RuleError("event.missing_field", event="definition", field="id")
-        return check_definition(kind, item, fields)
+        return CATALOG.check_entry(kind, data)
 
     # -- reading -------------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from companion.engine import Event, Expectation, Message, Prompt, RuleError, Ste
 from companion.engine.catalog import localized
 
 from . import combat
-from .catalog import COMBAT_FACES, DATA, check_definition, merged, timing_of
+from .catalog import CATALOG, COMBAT_FACES, DATA, check_definition, merged, timing_of
 from .flow import (
     active_hero,
     all_slots,
@@ -94,11 +94,7 @@ class LastBastion:
 
     def check_definition(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
         """Validate an owner's definition; its id is part of ``data`` as ``id``."""
-        fields = dict(data)
-        item = fields.pop("id", None)
-        if not isinstance(item, str) or not item:
-            raise RuleError("event.missing_field", event="definition", field="id")
-        return check_definition(kind, item, fields)
+        return CATALOG.check_entry(kind, data)
 
     # -- reading -------------------------------------------------------------------------------
 

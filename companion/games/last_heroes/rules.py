@@ -12,7 +12,7 @@ from companion.engine.catalog import localized
 
 from .actions import HANDLERS
 from .battlefield import breached, pawn_on, permanent_below
-from .catalog import DATA, HEROES, check_definition, merged
+from .catalog import CATALOG, DATA, HEROES, merged
 from .record import Record, State
 from .schemas import EVENTS
 from .scoring import missing_points, points_of, ranking, score, winners
@@ -72,11 +72,7 @@ class LastHeroes:
 
     def check_definition(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
         """Validate an owner's definition; its id is part of ``data`` as ``id``."""
-        fields = dict(data)
-        item = fields.pop("id", None)
-        if not isinstance(item, str) or not item:
-            raise RuleError("event.missing_field", event="definition", field="id")
-        return check_definition(kind, item, fields)
+        return CATALOG.check_entry(kind, data)
 
     # -- reading -------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from typing import Any
 from companion.engine import Event, Expectation, Message, Prompt, RuleError, Step
 
 from . import actions, adjust, powers
-from .catalog import DATA, DAWN, card_name, check_definition, merged
+from .catalog import CATALOG, DATA, DAWN, card_name, check_definition, merged
 from .flow import dice_count, draw_monster, give_angel, next_turn, reveal_event
 from .schemas import EVENTS
 from .setup import initial_state
@@ -104,11 +104,7 @@ class Runemasters:
 
     def check_definition(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
         """Validate an owner's definition; its id is part of ``data`` as ``id``."""
-        fields = dict(data)
-        item = fields.pop("id", None)
-        if not isinstance(item, str) or not item:
-            raise RuleError("event.missing_field", event="definition", field="id")
-        return check_definition(kind, item, fields)
+        return CATALOG.check_entry(kind, data)
 
     def _prompts(self, state: State) -> list[Prompt]:
         return [Prompt(**p) for p in prompts(state)]

@@ -19,7 +19,7 @@ from companion.config import Config
 from companion.engine import Message, Session
 from companion.speech import Announcer
 
-from .buttons import Buttons
+from .buttons import Buttons, button_device
 from .cameras import Camera, OpenCVCamera, PiCamera, ReplayCamera
 from .leds import Indicator, Lights, RGBLights, SingleLights
 from .mockpins import PinControl
@@ -33,6 +33,8 @@ from .table import Table
 log = logging.getLogger(__name__)
 
 ROLES = ("next", "undo", "draw", "roll")
+#: The status ids of the parts on GPIO pins (the ``pins`` check of ``companion doctor``).
+PIN_DEVICES = frozenset({"leds", *map(button_device, ROLES)})
 STATES = ("dice", "card", "choice", "host")
 #: gpiozero's own way to name a pin factory; ``[general] pin_factory`` wins over it.
 PIN_FACTORY_ENV = "GPIOZERO_PIN_FACTORY"
@@ -99,7 +101,7 @@ def make_buttons(buttons: Mapping[str, Any], status: Status, pin_factory: Any = 
     return Buttons({role: buttons[role] for role in ROLES},
                    {role: buttons[f"long_{role}"] for role in ROLES if buttons[f"long_{role}"]},
                    buttons["bounce_time"], buttons["hold_time"], buttons["pull_up"],
-                   pin_factory, status)
+                   pin_factory, status, stuck_time=buttons["stuck_time"])
 
 
 def start(session: Session, config: Config, announcer: Announcer | None = None,
@@ -117,7 +119,7 @@ def start(session: Session, config: Config, announcer: Announcer | None = None,
     if not pins and reader is None and camera is None:
         return None
 
-    def tell(device: str, problem: str | None) -> None:
+    def tell(device: str, problem: Message | None) -> None:
         if announcer is not None:
             key = "hardware.back" if problem is None else (
                 "hardware.config" if device == "config" else "hardware.missing")
@@ -125,7 +127,7 @@ def start(session: Session, config: Config, announcer: Announcer | None = None,
 
     status = Status(session.data_dir, tell)
     for problem in config.problems:
-        status.problem("config", problem)
+        status.problem("config", Message("problem.config", {"detail": problem}))
     table = Table(session, announcer, status=status)
     if pins:
         status.held.add("GPIO")
@@ -149,12 +151,13 @@ def _start_pins(table: Table, config: Config, status: Status, pin_factory: Any) 
     try:
         from gpiozero import GPIOZeroError
     except ImportError as exc:
-        status.problem("GPIO", f"gpiozero is not installed ({exc}): buttons and LEDs are off")
+        status.problem("GPIO", Message("problem.no_gpiozero", {"detail": str(exc)}))
         return
     try:
         pin_factory = pin_factory if pin_factory is not None else make_pin_factory(config)
     except (ImportError, ValueError, GPIOZeroError, OSError, RuntimeError) as exc:
-        status.problem("GPIO", f"pin factory {pin_factory_name(config)!r} cannot start ({exc})")
+        status.problem("GPIO", Message("problem.pin_factory", {"factory": pin_factory_name(config),
+                                                               "detail": str(exc)}))
         return
     buttons = make_buttons(config["buttons"], status, pin_factory)
     table.add(buttons)
@@ -162,7 +165,7 @@ def _start_pins(table: Table, config: Config, status: Status, pin_factory: Any) 
     try:
         lights = make_lights(config["leds"], pin_factory)
     except (GPIOZeroError, OSError, ValueError) as exc:  # no pin library, a pin in use...
-        status.problem("LEDs", f"cannot be used ({exc})")
+        status.problem("leds", Message("problem.unusable", {"detail": str(exc)}))
         return
     if lights is not None:
         indicator = Indicator(lights, table.waiting).start()
@@ -179,7 +182,6 @@ def _start_mock_fifo(table: Table, config: Config, status: Status, pin_factory: 
     from gpiozero.pins.mock import MockFactory
 
     if not isinstance(pin_factory, MockFactory):
-        status.problem("config", f"[buttons] mock_fifo = {fifo!r} needs [general] pin_factory = "
-                                 "\"mock\": only mock pins can be pressed through a FIFO")
+        status.problem("config", Message("problem.fifo_needs_mock", {"fifo": fifo}))
         return
     table.add(PinControl(fifo, pin_factory, pins, config["buttons"]["pull_up"], status))

@@ -101,7 +101,8 @@ class DiceWatcher:
                 log.info("%s: end of the replay", self.camera.name)
                 break
             except CameraError as exc:
-                self.status.problem(self.camera.name, str(exc))
+                self.status.problem(self.camera.name,
+                                    Message("problem.no_frames", {"detail": str(exc)}))
                 if opened:
                     self.camera.close()
                     opened = False
@@ -119,10 +120,11 @@ class DiceWatcher:
             try:
                 record = self._look(frame, stamp, detector, wanted, expectation)
             except Exception as exc:  # noqa: BLE001 - a reader bug must not stop the camera
-                self.status.problem("dice reader", f"{type(exc).__name__}: {exc}")
+                self.status.problem("dice-reader", Message(
+                    "problem.reader_failed", {"detail": f"{type(exc).__name__}: {exc}"}))
                 continue
             if record is not None:
-                self.status.resolved("dice reader")
+                self.status.resolved("dice-reader")
                 emit(record)
         if opened:
             self.camera.close()

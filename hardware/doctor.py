@@ -16,19 +16,16 @@ import warnings
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from companion.config import Config
 from companion.engine import Message
-from companion.i18n import catalog, render
-from companion.speech import load_catalogs
+from companion.i18n import render
 
-from . import MESSAGES_DIR
-from .build import ROLES, make_camera, make_pin_factory, make_reader
+from .build import PIN_DEVICES, ROLES, make_camera, make_pin_factory, make_reader
 from .cameras import CameraError
-from .status import Status, last_tag
+from .status import Status, last_tag, texts
 from .tags import TagMap
 
 
@@ -68,10 +65,10 @@ class Check:
 
     def text(self, lang: str) -> dict[str, str]:
         """The finding's name, detail and fix in a language."""
-        texts = _texts(lang)
-        return {"name": texts.get(f"doctor.name.{NAME_KEYS[self.name]}", self.name),
-                "detail": render(self.said, texts=texts),
-                "fix": render(self.fix_said, texts=texts) if self.fix_said else ""}
+        words = texts(lang)
+        return {"name": words.get(f"doctor.name.{NAME_KEYS[self.name]}", self.name),
+                "detail": render(self.said, texts=words),
+                "fix": render(self.fix_said, texts=words) if self.fix_said else ""}
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:
         """The finding as JSON-ready data, its texts in ``lang``."""
@@ -80,11 +77,6 @@ class Check:
 
 NAME_KEYS = {"config": "config", "SPI": "spi", "I2C": "i2c", "RFID reader": "reader",
              "camera": "camera", "pins": "pins", "speech": "speech", "last tag": "last_tag"}
-
-
-@cache
-def _texts(lang: str) -> dict[str, str]:
-    return {**catalog(lang), **load_catalogs([MESSAGES_DIR], lang)}
 
 
 def check_config(config: Config) -> Check:
@@ -151,8 +143,9 @@ def check_camera(config: Config) -> Check:
 
 def check_held(name: str, device: str, live: Status, fix: Message | None) -> Check:
     """A device the running companion holds: working unless its status names a problem."""
-    problems = [f"{d}: {p}" for d, p in live.snapshot()["problems"].items()
-                if d == device or (device == "GPIO" and (d == "LEDs" or "(GPIO" in d))]
+    problems = [_m("hardware.problem", device=d, problem=p.to_json()).to_json()
+                for d, p in live.problems.items()
+                if d == device or (device == "GPIO" and d in PIN_DEVICES)]
     if problems:
         return Check(name, False, _m("doctor.held.problems", problems=problems), fix)
     return Check(name, True, _m("doctor.held.ok", device=device))
@@ -251,7 +244,7 @@ def run(config: Config, data_dir: Path, dev: Path = Path("/dev"),
 def report(checks: list[Check], lang: str = "en") -> list[str]:
     """The checks as lines of text: ``[ ok ]``, ``[FAIL]`` with the fix, ``[ -- ]``."""
     lines = []
-    fix_word = _texts(lang).get("doctor.fix_word", "fix")
+    fix_word = texts(lang).get("doctor.fix_word", "fix")
     for check in checks:
         mark = {True: " ok ", False: "FAIL", None: " -- "}[check.ok]
         text = check.text(lang)

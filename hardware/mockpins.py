@@ -24,6 +24,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from companion.engine import Message
+
 from .inputs import Emit
 from .status import Status
 
@@ -58,7 +60,7 @@ class PinControl:
                 raise OSError(f"{self.path} is not a FIFO (make one with mkfifo)")
             fd = os.open(self.path, os.O_RDWR | os.O_NONBLOCK)  # RDWR: no EOF between writers
         except OSError as exc:
-            self.status.problem(self.name, str(exc))
+            self.status.problem(self.name, Message("problem.unusable", {"detail": str(exc)}))
             return
         self._stop.clear()
         self._thread = threading.Thread(target=self._run, args=(fd,), daemon=True,

@@ -30,7 +30,8 @@ def box_status(ctx: Companion) -> dict[str, Any]:
     came back), the last raw tag read (``card``: what it is enrolled as, or None) and the unknown
     tag waiting to be named."""
     session, table = ctx.session, ctx.table
-    status = table.status.snapshot() if table is not None else {"problems": {}, "events": []}
+    status = (table.status.snapshot(request_lang()) if table is not None
+              else {"problems": {}, "events": []})
     seen = last_tag(session.data_dir)
     if seen is not None:
         tags = table.tags if table is not None else TagMap(session.data_dir)

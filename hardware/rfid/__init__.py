@@ -18,6 +18,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
+from companion.engine import Message
 from hardware.inputs import Emit, Swipe
 from hardware.status import Status
 
@@ -131,7 +132,8 @@ class TagSource:
                 log.info("%s: tag read half-way (%s); ignored", self.reader.name, exc)
                 continue
             except OSError as exc:
-                self.status.problem(self.reader.name, f"not answering ({exc})")
+                self.status.problem(self.reader.name,
+                                    Message("problem.not_answering", {"detail": str(exc)}))
                 if opened:
                     self.reader.close()
                     opened = False

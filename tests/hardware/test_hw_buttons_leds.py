@@ -11,6 +11,7 @@ from hardware import MESSAGES_DIR
 from hardware.buttons import Buttons
 from hardware.inputs import Press
 from hardware.leds import COLOURS, Indicator, RGBLights, SingleLights
+from hardware.status import Status
 from hardware.table import Table
 
 PINS = {"next": 17, "undo": 27, "draw": 22, "roll": 23}
@@ -103,9 +104,9 @@ def test_chattering_contacts_make_one_press(factory, table):
 
 
 def test_long_press_gives_its_own_role_once_and_no_short_press(factory, table):
-    table.add(Buttons(PINS, {"next": "repeat"}, hold_time=0.1, pin_factory=factory))
+    table.add(Buttons(PINS, {"next": "repeat"}, hold_time=0.4, pin_factory=factory))
     before = len(table.session.journal_entries())
-    press(factory, 17, hold=0.5)            # held far beyond hold_time: one repeat only
+    press(factory, 17, hold=1.2)            # held far beyond hold_time: one repeat only
     assert spoken(table).count("Draw a Horde card.") == 1
     assert len(table.session.journal_entries()) == before
     press(factory, 17)                      # a short press of the same button still confirms
@@ -123,10 +124,26 @@ def test_missing_or_stuck_buttons_are_reported_once_and_the_others_work(factory,
     factory.pin(22, pin_class=StuckPin)     # draw button stuck down at start
     buttons = table.add(Buttons({**PINS, "roll": 17}, pin_factory=factory, status=table.status))
     problems = table.status.snapshot()["problems"]
-    assert "roll button (GPIO17)" in problems and "cannot be used" in problems[
-        "roll button (GPIO17)"]
-    assert "pressed at start" in problems["draw button (GPIO22)"]
+    assert problems["Roll button"].startswith("GPIO17 cannot be used")
+    assert problems["Draw button"].startswith("down at start (GPIO22)")
     assert set(buttons.devices) == {"next", "undo", "draw"}
+
+
+def test_a_button_stuck_during_play_is_reported_and_back_once_released(factory, table):
+    heard = []
+    status = Status(listener=lambda device, problem: heard.append(
+        (device, problem and problem.key)))
+    table.add(Buttons(PINS, pin_factory=factory, status=status, stuck_time=0.6))
+    press(factory, 22, hold=0.3)            # a long-ish press is not a stuck button
+    time.sleep(0.5)
+    assert status.problems == {}
+    factory.pin(23).drive_low()             # the roll button jams down
+    assert hwtools.wait_until(lambda: "button.roll" in status.problems)
+    assert status.text("button.roll", "fr") == (
+        "enfoncé depuis 1 s (GPIO23) : coincé ? Il refonctionne dès qu'il remonte")
+    factory.pin(23).drive_high()
+    assert hwtools.wait_until(lambda: not status.problems)
+    assert heard == [("button.roll", "problem.stuck"), ("button.roll", None)]
 
 
 def test_rgb_led_shows_what_is_awaited_and_flashes_on_warnings(factory, table):

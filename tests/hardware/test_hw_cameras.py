@@ -148,6 +148,8 @@ def test_a_failing_dice_reader_is_reported_and_the_camera_goes_on(tmp_path):
     camera = ReplayCamera(video, realtime=False, loop=True)
     watcher = DiceWatcher(camera, lambda: D6, status, reader=broken, still_seconds=0.1)
     watcher.start(lambda record: None)
-    assert hwtools.wait_until(lambda: "dice reader" in status.problems)
+    assert hwtools.wait_until(lambda: "dice-reader" in status.problems)
     watcher.stop()
-    assert "FileNotFoundError: no model" in status.problems["dice reader"]
+    assert status.text("dice-reader") == "reading failed (FileNotFoundError: no model)"
+    assert status.snapshot("fr")["problems"] == {
+        "Lecteur de dés": "la lecture a échoué (FileNotFoundError: no model)"}

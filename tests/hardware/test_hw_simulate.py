@@ -73,7 +73,7 @@ def test_mock_fifo_needs_mock_pins(tmp_path, monkeypatch):
     config = load(tmp_path, f'[buttons]\nmock_fifo = "{tmp_path / "buttons"}"\n')
     session = hwtools.started_game(tmp_path / "data")
     box = build.start(session, config)                # gpiozero chooses: real pins, or none
-    assert "needs [general] pin_factory" in box.status.problems["config"]
+    assert "needs [general] pin_factory" in box.status.text("config")
     box.stop()
 
 
@@ -88,7 +88,7 @@ def test_a_long_press_through_the_fifo(tmp_path):
     (tmp_path / "file").write_text("")
     control = PinControl(tmp_path / "file", factory, pins)
     control.start(print)
-    assert "is not a FIFO" in control.status.problems[control.name]
+    assert "is not a FIFO" in control.status.text(control.name)
 
 
 def test_unknown_tag_waits_two_minutes(tmp_path, monkeypatch):

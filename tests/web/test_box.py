@@ -9,6 +9,7 @@ import pytest
 from webtools import login, setup_event
 
 from companion import config as settings
+from companion.engine import Message
 from hardware.inputs import Swipe
 from hardware.table import Table
 from hardware.tags import TagMap
@@ -63,17 +64,29 @@ def test_doctor_without_sensors_checks_like_the_command(app, quiet):
 
 def test_doctor_reads_held_devices_from_the_running_table(box_app, table):
     table.status.held.add("GPIO")
-    table.status.problem("next button (GPIO17)", "cannot be used (pin in use)")
-    table.status.resolved("next button (GPIO17)")
-    table.status.problem("undo button (GPIO27)", "is pressed at start")
+    table.status.problem("button.next", Message("problem.pin_unusable",
+                                                {"pin": 17, "detail": "pin in use"}))
+    table.status.resolved("button.next")
+    table.status.problem("button.undo", Message("problem.pressed_at_start", {"pin": 27}))
     data = login(box_app).client.get("/api/doctor").json
     pins = next(c for c in data["checks"] if c["name"] == "pins")
-    assert pins["ok"] is False and "undo button (GPIO27): is pressed at start" in pins["detail"]
+    assert pins["ok"] is False and "Undo button: down at start (GPIO27)" in pins["detail"]
     assert pins["fix"] and data["ok"] is False
     events = [(e["device"], e["problem"] is None) for e in data["box"]["events"]]
-    assert events == [("next button (GPIO17)", False), ("next button (GPIO17)", True),
-                      ("undo button (GPIO27)", False)]
-    assert list(data["box"]["problems"]) == ["undo button (GPIO27)"]
+    assert events == [("Next button", False), ("Next button", True), ("Undo button", False)]
+    assert list(data["box"]["problems"]) == ["Undo button"]
+
+
+def test_box_problems_are_in_the_viewers_language(box_app, table):
+    """A problem is a message: the host page says it in French to a French phone."""
+    table.status.problem("button.undo", Message("problem.stuck", {"pin": 27, "seconds": 10}))
+    host = login(box_app)
+    french = host.client.get("/api/box?lang=fr").json
+    assert french["problems"] == {
+        "Bouton Annuler": "enfoncé depuis 10 s (GPIO27) : coincé ? Il refonctionne dès qu'il "
+                          "remonte"}
+    english = host.client.get("/api/box?lang=en").json
+    assert english["problems"]["Undo button"].startswith("down for 10 s (GPIO27): stuck?")
 
 
 def test_unknown_tag_is_named_and_given_when_a_card_is_awaited(box_app, table, session):

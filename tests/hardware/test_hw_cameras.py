@@ -102,7 +102,8 @@ def test_a_camera_that_disappears_is_reported_once_and_reopened():
     camera = FlakyCamera()
     run_watcher(camera, lambda: D6, labelled("1"), status=status, retry=0.01)
     assert camera.opens == 3
-    assert events == [("flaky camera", "no frame"), ("flaky camera", None)]
+    assert events == [("flaky camera", Message("problem.no_frames", {"detail": "no frame"})),
+                      ("flaky camera", None)]
 
 
 def test_missing_cameras_say_how_to_fix_them(tmp_path):

@@ -21,7 +21,7 @@ import vision
 from companion.engine import Expectation, Message
 
 from .cameras import Camera, CameraError, EndOfStream
-from .inputs import Emit
+from .inputs import Emit, Worker
 from .status import Status
 
 log = logging.getLogger(__name__)
@@ -39,44 +39,28 @@ def dice_record(roll: vision.Roll, expectation: Expectation) -> dict[str, Any] |
     return {"type": "dice", "faces": faces, "source": "camera"}
 
 
-class DiceWatcher:
+class DiceWatcher(Worker):
     """Watches ``camera`` on a thread of its own; ``expects`` is the session's ``expects``."""
 
     def __init__(self, camera: Camera, expects: Callable[[], Expectation],
                  status: Status | None = None, data_dir: Path | None = None,
                  still_seconds: float = 0.6, retry: float = 3.0,
                  reader: Reader | None = None) -> None:
+        super().__init__()
         self.camera, self.expects = camera, expects
         self.status = status if status is not None else Status()
         self.still_seconds, self.retry = still_seconds, retry
         self.reader: Reader = reader or (lambda frame, profile, count: vision.read(
             frame, profile, data_dir=data_dir, expected=count))
-        self._stop = threading.Event()
         self._now = threading.Event()
-        self._thread: threading.Thread | None = None
 
     def start(self, emit: Emit) -> None:
         """Start watching."""
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, args=(emit,), daemon=True,
-                                        name=f"dice {self.camera.name}")
-        self._thread.start()
-
-    def stop(self) -> None:
-        """Stop watching and close the camera."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(5)
-            self._thread = None
+        self._launch(self._run, emit, name=f"dice {self.camera.name}")
 
     def read_now(self) -> None:
         """Read the next frame without waiting for the tray to settle (the ``roll`` button)."""
         self._now.set()
-
-    def join(self, timeout: float | None = None) -> None:
-        """Wait for the watcher to end (a replay that is over)."""
-        if self._thread is not None:
-            self._thread.join(timeout)
 
     def _look(self, frame: np.ndarray, stamp: float, detector: vision.SettledRollDetector,
               wanted: tuple[str, int | None], expectation: Expectation,

@@ -7,6 +7,7 @@ the records against what the game expects now.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -44,3 +45,31 @@ class Source(Protocol):
 
     def stop(self) -> None:
         """Stop reporting and release the device."""
+
+
+class Worker:
+    """The thread of a source that polls a device: :meth:`_launch` runs a loop until
+    :meth:`stop`; the loop checks (and sleeps on) ``self._stop``, so stopping never waits for a
+    whole retry delay."""
+
+    JOIN_SECONDS = 5.0
+
+    def __init__(self) -> None:
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _launch(self, loop: Callable[..., None], *args: Any, name: str) -> None:
+        self._stop.clear()
+        self._thread = threading.Thread(target=loop, args=args, daemon=True, name=name)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the loop and wait for it to release its device."""
+        self._stop.set()
+        self.join(self.JOIN_SECONDS)
+        self._thread = None
+
+    def join(self, timeout: float | None = None) -> None:
+        """Wait for the loop to end (a replay that is over, or after :meth:`stop`)."""
+        if self._thread is not None:
+            self._thread.join(timeout)

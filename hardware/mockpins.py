@@ -19,14 +19,13 @@ import logging
 import os
 import select
 import stat
-import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from companion.engine import Message
 
-from .inputs import Emit
+from .inputs import Emit, Worker
 from .status import Status
 
 log = logging.getLogger(__name__)
@@ -35,7 +34,7 @@ log = logging.getLogger(__name__)
 PRESS_TIME = 0.1
 
 
-class PinControl:
+class PinControl(Worker):
     """Reads ``path`` on a thread of its own and drives the mock pins of ``factory``.
 
     ``pins`` maps a button role to its BCM pin; ``pull_up`` (as in ``[buttons]``) says which
@@ -44,12 +43,11 @@ class PinControl:
 
     def __init__(self, path: Path | str, factory: Any, pins: Mapping[str, int],
                  pull_up: bool = True, status: Status | None = None) -> None:
+        super().__init__()
         self.path, self.factory, self.pull_up = Path(path), factory, pull_up
         self.pins = dict(pins)
         self.status = status if status is not None else Status()
         self.name = f"button FIFO {self.path}"
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
     def start(self, emit: Emit) -> None:
         """Open the FIFO (making it if missing) and start reading; the buttons do the emitting."""
@@ -62,17 +60,7 @@ class PinControl:
         except OSError as exc:
             self.status.problem(self.name, Message("problem.unusable", {"detail": str(exc)}))
             return
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, args=(fd,), daemon=True,
-                                        name=self.name)
-        self._thread.start()
-
-    def stop(self) -> None:
-        """Stop reading and close the FIFO."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(5)
-            self._thread = None
+        self._launch(self._run, fd, name=self.name)
 
     def command(self, line: str) -> None:
         """Carry out one line: ``ROLE`` or ``PIN`` presses, ``... down`` and ``... up`` hold and

@@ -13,13 +13,12 @@ read from their input device). A new reader is one file with a :class:`TagReader
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
 from companion.engine import Message
-from hardware.inputs import Emit, Swipe
+from hardware.inputs import Emit, Swipe, Worker
 from hardware.status import Status
 
 log = logging.getLogger(__name__)
@@ -84,7 +83,7 @@ class PollingReader(TagReader):
         return None if raw is None else canonical_uid(raw)
 
 
-class TagSource:
+class TagSource(Worker):
     """Runs a reader on its own thread and emits one :class:`~hardware.inputs.Swipe` per tag
     presentation.
 
@@ -96,27 +95,16 @@ class TagSource:
     def __init__(self, reader: TagReader, status: Status | None = None, window: float = 1.0,
                  interval: float = 0.02, retry: float = 2.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
         self.reader, self.window, self.interval, self.retry = reader, window, interval, retry
         self.status = status if status is not None else Status()
         self.clock = clock
         self.partial_reads = 0
         self._last: tuple[str, float] | None = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
     def start(self, emit: Emit) -> None:
         """Start polling on a thread of its own."""
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, args=(emit,), daemon=True,
-                                        name=f"rfid {self.reader.name}")
-        self._thread.start()
-
-    def stop(self) -> None:
-        """Stop polling and close the reader."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(5)
-            self._thread = None
+        self._launch(self._run, emit, name=f"rfid {self.reader.name}")
 
     def _run(self, emit: Emit) -> None:
         opened = False

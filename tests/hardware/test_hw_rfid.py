@@ -142,7 +142,8 @@ def test_half_read_tags_are_ignored_and_a_lost_reader_is_reported_once(tmp_path)
     assert hwtools.wait_until(lambda: len(swipes) == 2)
     source.stop()
     name = "PN532 at 0x24 on /dev/i2c-1"
-    assert events == [(name, events[0][1]), (name, None)] and events[0][1].key == "problem.not_answering"
+    assert events == [(name, events[0][1]), (name, None)]
+    assert events[0][1].key == "problem.not_answering"
 
 
 def test_an_unplugged_keyboard_wedge_comes_back(tmp_path):

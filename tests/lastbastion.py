@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from sessiontools import play as play  # the same for every game
+
 from companion.engine import Session
 
 BOARDS = {"N": "red", "E": "blue", "S": "yellow", "W": "green"}
@@ -38,14 +40,6 @@ def known(*card_ids: str) -> list[dict[str, Any]]:
     """Teach events saying these package cards have no effect besides those already known."""
     return [{"type": "teach", "kind": "card", "id": c, "definition": {"complete": True}}
             for c in card_ids]
-
-
-def play(session: Session, *events: dict[str, Any]):
-    """Submit events in order; return the last Step."""
-    step = None
-    for event in events:
-        step = session.submit(event)
-    return step
 
 
 def solo(mode: str = "novice", hero: str = "kazgin", **extra: Any) -> dict[str, Any]:

@@ -12,9 +12,10 @@ import copy
 from pathlib import Path
 from typing import Any
 
-import pytest
+from sessiontools import play as play  # the same for every game
+from sessiontools import refused as refused
 
-from companion.engine import Event, RuleError, Session
+from companion.engine import Event, Session
 from companion.games.last_heroes import GAME
 from companion.games.last_heroes.catalog import packaged_weapons
 
@@ -58,14 +59,6 @@ def open_session(tmp_path: Path) -> Session:
     return Session(tmp_path / "data", games={"last-heroes": GAME})
 
 
-def play(session: Session, *events: dict[str, Any]):
-    """Submit events in order; return the last Step."""
-    step = None
-    for event in events:
-        step = session.submit(event)
-    return step
-
-
 def chargers(chosen: dict[str, list[str]] | None = None) -> list[dict[str, Any]]:
     """The charger events of every hero (the standard cards by default)."""
     return [{"type": "charger", "hero": hero, "card": card}
@@ -106,17 +99,6 @@ def player(session: Session, hero: str) -> dict[str, Any]:
 def level(session: Session, column: int, lvl: int) -> dict[str, Any]:
     """One battlefield position of the view."""
     return session.view()["battlefield"][column - 1]["levels"][lvl - 1]
-
-
-def refused(session: Session, event: dict[str, Any], key: str) -> RuleError:
-    """Submit an event that must be refused with ``key``; check nothing changed."""
-    view, journal = session.view(), len(session.journal_entries())
-    with pytest.raises(RuleError) as error:
-        session.submit(event)
-    assert error.value.key == key, error.value
-    assert session.view() == view
-    assert len(session.journal_entries()) == journal
-    return error.value
 
 
 TYPE_OF = {"blind": "flamethrower", "echo": "crossbow", "ace": "pistol"}

@@ -11,9 +11,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-import pytest
+from sessiontools import play as play  # the same for every game
+from sessiontools import refused as refused
 
-from companion.engine import Event, RuleError, Session, validate
+from companion.engine import Event, Session, validate
 from companion.games.runemasters import GAME
 from companion.games.runemasters.catalog import DATA
 
@@ -56,25 +57,6 @@ def dice(*faces: str) -> dict[str, Any]:
 
 
 END = {"type": "end_turn"}
-
-
-def play(session: Session, *events: dict[str, Any]):
-    """Submit events in order; return the last Step."""
-    step = None
-    for event in events:
-        step = session.submit(event)
-    return step
-
-
-def refused(session: Session, event: dict[str, Any], key: str) -> RuleError:
-    """Submit an event that must be refused with ``key``; check nothing changed."""
-    view, journal = session.view(), len(session.journal_entries())
-    with pytest.raises(RuleError) as error:
-        session.submit(event)
-    assert error.value.key == key, error.value
-    assert session.view() == view
-    assert len(session.journal_entries()) == journal
-    return error.value
 
 
 def said(step, key: str) -> list[dict[str, Any]]:

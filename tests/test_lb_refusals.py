@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from lastbastion import card, known, play, setup_event
+from sessiontools import refused
 
 from companion.engine import RuleError
 
@@ -17,17 +18,6 @@ def table(session):
     play(session, setup_event([("Gary", "kazgin", "S"), ("Paul", "teagaan", "N")]),
          *known("incube"), card("imp", "yellow", 1, slot="yellow.1"))
     return session
-
-
-def refused(session, event, key):
-    """Submit an event that must be refused with ``key``; check nothing changed."""
-    view, journal = session.view(), len(session.journal_entries())
-    with pytest.raises(RuleError) as error:
-        session.submit(event)
-    assert error.value.key == key, error.value
-    assert session.view() == view
-    assert len(session.journal_entries()) == journal
-    return error.value
 
 
 def test_moving_two_tiles(table):

@@ -5,7 +5,9 @@ the owner complete the rest once (printed values that are not public). A :class:
 the package's definitions by kind and the schema each kind follows, and does the three things all
 games need: validate an owner's definition (partially, for something the package already knows),
 merge the owner's definitions over the package's, and validate the ``definitions`` field a setup
-carries into the journal.
+carries into the journal. :class:`OwnerTaught` gives a game the two :class:`~.game.Game` methods
+that read its catalog, and :func:`learn` is how a rules module adds what the owner teaches during
+a game.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 from .errors import RuleError
 from .events import Checker, Field, Schema, mapping, one_of, text, validate
+from .messages import Outcome
 
 Definitions = dict[str, dict[str, dict[str, Any]]]
 """kind -> id -> definition"""
@@ -81,6 +84,31 @@ class Catalog:
         kinds = mapping(one_of(*self.kinds), mapping(text, lambda v, p: v))(value, path)
         return {kind: {item: self.check(kind, item, data) for item, data in items.items()}
                 for kind, items in kinds.items()}
+
+
+class OwnerTaught:
+    """The :class:`~.game.Game` methods of a game whose definitions are its ``catalog``."""
+
+    catalog: Catalog
+
+    def known_definitions(self, owner: Mapping[str, Any]) -> Definitions:
+        """The package's definitions completed by the owner's, by kind and id."""
+        return self.catalog.merged(owner)
+
+    def check_definition(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate an owner's definition; its id is part of ``data`` as ``id``."""
+        return self.catalog.check_entry(kind, data)
+
+
+def learn(state: dict[str, Any], kind: str, item: str, definition: dict[str, Any],
+          out: Outcome) -> None:
+    """Complete a definition in a game state's ``catalog`` and have the session remember it for
+    later games (``out.learned``). The catalog is copied, never changed in place: earlier states
+    share it, and undo goes back to them."""
+    catalog = dict(state["catalog"])
+    catalog[kind] = {**catalog[kind], item: {**catalog[kind].get(item, {}), **definition}}
+    state["catalog"] = catalog
+    out.learned.append((kind, item, definition))
 
 
 def localized(value: Any, lang: str = "fr") -> str:

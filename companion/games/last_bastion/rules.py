@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine import Event, Expectation, Message, Prompt, RuleError, Step
-from companion.engine.catalog import localized
+from companion.engine.catalog import OwnerTaught, learn, localized
 
 from . import combat
-from .catalog import CATALOG, COMBAT_FACES, DATA, check_definition, merged, timing_of
+from .catalog import CATALOG, COMBAT_FACES, DATA, check_definition, timing_of
 from .flow import (
     active_hero,
     all_slots,
@@ -47,10 +47,11 @@ FREE_EVENTS = ("move", "activate", "fight", "power", "end_turn")
 ALWAYS = ("adjust", "teach", "undo")
 
 
-class LastBastion:
+class LastBastion(OwnerTaught):
     """The rules of Last Bastion (Repos Production, 2019) as a pure state machine."""
 
     id = "last-bastion"
+    catalog = CATALOG
     events = EVENTS
     messages_dir = Path(__file__).parent / "messages"
 
@@ -87,14 +88,6 @@ class LastBastion:
             names.update({cid: c.get("name", cid) for cid, c in state["catalog"]["card"].items()})
             names.update({hid: h["player"] for hid, h in state["heroes"].items()})
         return names
-
-    def known_definitions(self, owner: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """The package's definitions completed by the owner's, by kind and id."""
-        return merged(owner)
-
-    def check_definition(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
-        """Validate an owner's definition; its id is part of ``data`` as ``id``."""
-        return CATALOG.check_entry(kind, data)
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -780,15 +773,6 @@ def on_teach(state: State, fields: dict[str, Any], out: Out) -> None:
     kind, item = fields["kind"], fields["id"]
     learn(state, kind, item, check_definition(kind, item, fields["definition"]), out)
     out.label = Message("history.teach", {"kind": kind, "id": item})
-
-
-def learn(state: State, kind: str, item: str, definition: dict[str, Any], out: Out) -> None:
-    """Complete a definition in this game's catalog (copied, never changed in place: earlier
-    states share it) and have the session remember it for later games."""
-    catalog = dict(state["catalog"])
-    catalog[kind] = {**catalog[kind], item: {**catalog[kind].get(item, {}), **definition}}
-    state["catalog"] = catalog
-    out.learned.append((kind, item, definition))
 
 
 HANDLERS: dict[str, Handler] = {

@@ -10,10 +10,11 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.engine import Message, RuleError
+from companion.engine.catalog import learn
 
 from . import battlefield
 from .adjust import on_adjust
-from .cards import from_hand, learn, learn_define, put, weapon
+from .cards import from_hand, learn_define, put, weapon
 from .catalog import MAX_JOKERS, check_definition
 from .chargers import gain_joker, insert, slot_entry, take_ammo
 from .combat import covers, covers_with_upgrade

@@ -11,18 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.engine import RuleError
+from companion.engine.catalog import learn
 
 from .catalog import check_definition
 from .record import Record, State
-
-
-def learn(state: State, kind: str, item: str, definition: dict[str, Any], rec: Record) -> None:
-    """Complete a definition in this game's catalog (copied, never changed in place: earlier
-    states share it) and have the session remember it for later games."""
-    catalog = dict(state["catalog"])
-    catalog[kind] = {**catalog[kind], item: {**catalog[kind].get(item, {}), **definition}}
-    state["catalog"] = catalog
-    rec.learned.append((kind, item, definition))
 
 
 def learn_define(state: State, kind: str, item: str, fields: Mapping[str, Any],

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from companion.engine import Event, Expectation, Message, Prompt, RuleError, Step
-from companion.engine.catalog import localized
+from companion.engine.catalog import OwnerTaught, localized
 
 from .actions import HANDLERS
 from .battlefield import breached, pawn_on, permanent_below
@@ -28,10 +27,11 @@ BY_PHASE = {
 }
 
 
-class LastHeroes:
+class LastHeroes(OwnerTaught):
     """The rules of Last Heroes (Ludonaute, 2018) as a pure state machine."""
 
     id = "last-heroes"
+    catalog = CATALOG
     events = EVENTS
     messages_dir = Path(__file__).parent / "messages"
 
@@ -65,14 +65,6 @@ class LastHeroes:
         if state is not None:
             names.update({hero: p["name"] for hero, p in state["players"].items()})
         return names
-
-    def known_definitions(self, owner: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """The package's definitions completed by the owner's, by kind and id."""
-        return merged(owner)
-
-    def check_definition(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
-        """Validate an owner's definition; its id is part of ``data`` as ``id``."""
-        return CATALOG.check_entry(kind, data)
 
     # -- reading -------------------------------------------------------------------------------
 

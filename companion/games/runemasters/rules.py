@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from companion.engine import Event, Expectation, Message, Prompt, RuleError, Step
+from companion.engine.catalog import OwnerTaught, learn
 
 from . import actions, adjust, powers
-from .catalog import CATALOG, DATA, DAWN, card_name, check_definition, merged
+from .catalog import CATALOG, DATA, DAWN, card_name, check_definition
 from .flow import dice_count, draw_monster, give_angel, next_turn, reveal_event
 from .schemas import EVENTS
 from .setup import initial_state
@@ -27,10 +28,11 @@ CORRECTIONS = ("adjust",)  # accepted in every phase while playing; like teach, 
 PROFILE = "runemasters/rune"
 
 
-class Runemasters:
+class Runemasters(OwnerTaught):
     """The rules of Runemasters (Funforge, 2024) as a pure state machine."""
 
     id = "runemasters"
+    catalog = CATALOG
     events = EVENTS
     messages_dir = Path(__file__).parent / "messages"
 
@@ -98,14 +100,6 @@ class Runemasters:
         names[DAWN] = card_name(DAWN, {}, lang)
         return names
 
-    def known_definitions(self, owner: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """The package's cards completed by the owner's, by kind and id."""
-        return merged(owner)
-
-    def check_definition(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
-        """Validate an owner's definition; its id is part of ``data`` as ``id``."""
-        return CATALOG.check_entry(kind, data)
-
     def _prompts(self, state: State) -> list[Prompt]:
         return [Prompt(**p) for p in prompts(state)]
 
@@ -123,7 +117,8 @@ def on_card(state: State, fields: dict[str, Any], out: Out) -> None:
         reveal_event(state, card_id, out)
         return
     if "define" in fields:
-        learn(state, card_id, check_definition("monster", card_id, fields["define"]), out)
+        learn(state, "monster", card_id,
+              check_definition("monster", card_id, fields["define"]), out)
     draw_monster(state, card_id, out)
 
 
@@ -140,18 +135,8 @@ def on_teach(state: State, fields: dict[str, Any], out: Out) -> None:
     changed = [k for k in ("type", "colour") if old.get(k) not in (None, definition.get(k, old[k]))]
     if fields["id"] in state["deck"]["seen"] and changed:
         raise RuleError("teach.in_play", card=fields["id"], fields=changed)
-    learn(state, fields["id"], definition, out)
+    learn(state, "monster", fields["id"], definition, out)
     out.say("card.taught", card=fields["id"])
-
-
-def learn(state: State, item: str, definition: dict[str, Any], out: Out) -> None:
-    """Complete a card in this game's catalog (copied, never changed in place: earlier states
-    share it) and have the session remember it for later games."""
-    catalog = dict(state["catalog"])
-    catalog["monster"] = {**catalog["monster"],
-                          item: {**catalog["monster"].get(item, {}), **definition}}
-    state["catalog"] = catalog
-    out.learned.append(("monster", item, definition))
 
 
 HANDLERS: dict[str, Handler] = {

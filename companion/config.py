@@ -3,8 +3,9 @@
 Files are read in order, a later one overriding an earlier one: ``/etc/companion/config.toml``
 (the box's wiring, written by the installer), ``~/.config/companion/config.toml`` (the user's
 taste) and the file named by ``$COMPANION_CONFIG``. A file that cannot be parsed, an unknown key or
-a value of the wrong type gives one clear message naming the file and the line; the faulty part is
-ignored and everything else keeps working.
+a value of the wrong type gives one clear message naming the file and the line (a
+:class:`~companion.engine.Message`, said in the user's language); the faulty part is ignored and
+everything else keeps working.
 
 A tinkerer adding a sensor adds its section to :data:`DEFAULTS` (and its choices to
 :data:`CHOICES`); nothing else here changes.
@@ -20,6 +21,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from companion.engine import Message
+from companion.i18n import DEFAULT_LANGUAGE, catalog, render
 
 SYSTEM_FILE = Path("/etc/companion/config.toml")
 USER_FILE = Path("~/.config/companion/config.toml")
@@ -66,12 +70,13 @@ class Config:
     """The effective settings, where each came from, and what was wrong in the files.
 
     ``config["buttons"]["next"]`` reads a value; ``origin("buttons", "next")`` says
-    ``default`` or ``/etc/companion/config.toml:12``; ``problems`` lists one sentence per fault.
+    ``default`` or ``/etc/companion/config.toml:12``; ``problems`` lists one message per fault
+    (:meth:`problem_texts` says them).
     """
 
     values: dict[str, dict[str, Any]] = field(default_factory=lambda: _copy(DEFAULTS))
     origins: dict[tuple[str, str], str] = field(default_factory=dict)
-    problems: list[str] = field(default_factory=list)
+    problems: list[Message] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
 
     def __getitem__(self, section: str) -> dict[str, Any]:
@@ -80,6 +85,11 @@ class Config:
     def origin(self, section: str, key: str) -> str:
         """Where a value came from: ``default`` or ``FILE:LINE``."""
         return self.origins.get((section, key), DEFAULT_ORIGIN)
+
+    def problem_texts(self, lang: str = DEFAULT_LANGUAGE) -> list[str]:
+        """The problems as sentences in ``lang``."""
+        texts = catalog(lang)
+        return [render(problem, texts=texts) for problem in self.problems]
 
     def describe(self) -> list[str]:
         """The effective config as TOML lines, each value commented with its origin."""
@@ -149,10 +159,11 @@ def _merge_file(config: Config, path: Path) -> None:
         text = path.read_text(encoding="utf-8")
         data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError) as exc:
-        config.problems.append(f"{path}: cannot be read ({exc}); its settings are ignored")
+        config.problems.append(Message("config.unreadable", {"where": str(path),
+                                                              "detail": str(exc)}))
         return
     except tomllib.TOMLDecodeError as exc:
-        config.problems.append(f"{path}: {exc}; the settings of this file are ignored")
+        config.problems.append(Message("config.syntax", {"where": str(path), "detail": str(exc)}))
         return
     config.files.append(path)
     lines = _key_lines(text)
@@ -163,51 +174,59 @@ def _merge_file(config: Config, path: Path) -> None:
 
     for section, items in data.items():
         if section not in DEFAULTS:
-            config.problems.append(f"{where(section)}: unknown section [{section}]"
-                                   f"{_suggest(section, DEFAULTS)}; it is ignored")
+            config.problems.append(Message("config.unknown_section", {
+                "where": where(section), "section": f"[{section}]",
+                "suggestion": _suggest(section, DEFAULTS)}))
             continue
         if not isinstance(items, dict):
-            config.problems.append(f"{where(section)}: {section} must be a [section]; ignored")
+            config.problems.append(Message("config.not_section", {"where": where(section),
+                                                                   "section": section}))
             continue
         for key, value in items.items():
             problem = _check(section, key, value)
             if problem:
-                config.problems.append(f"{where(section, key)}: {problem}")
+                config.problems.append(Message(problem.key,
+                                               {"where": where(section, key), **problem.params}))
                 continue
             config.values[section][key] = value
             config.origins[(section, key)] = where(section, key)
 
 
-def _suggest(name: str, known: Mapping[str, Any]) -> str:
+def _suggest(name: str, known: Mapping[str, Any]) -> dict[str, Any] | str:
+    """" (did you mean 'x'?)" as a message, or "" when nothing is close."""
     close = difflib.get_close_matches(name, list(known), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return Message("config.suggest", {"name": repr(close[0])}).to_json() if close else ""
 
 
-def _check(section: str, key: str, value: Any) -> str | None:
-    """Why a value cannot be used, or None when it is fine."""
+def _check(section: str, key: str, value: Any) -> Message | None:
+    """Why a value cannot be used (without its ``where``), or None when it is fine."""
     known = DEFAULTS[section]
     if key not in known:
-        return (f"unknown key {key!r} in [{section}]{_suggest(key, known)}; it is ignored "
-                f"(known: {', '.join(known)})")
+        return Message("config.unknown_key", {"key": repr(key), "section": f"[{section}]",
+                                              "suggestion": _suggest(key, known),
+                                              "known": ", ".join(known)})
     default = known[key]
+    params: dict[str, Any] = {}
     if (section, key) in PIN_KEYS:
         ok = value is False or (isinstance(value, int) and not isinstance(value, bool)
                                 and 0 <= value <= 27)
-        expected = "a BCM GPIO number 0..27, or false when not wired"
+        expected = "pin"
     elif (section, key) in CHOICES:
         ok = value in CHOICES[(section, key)]
-        expected = "one of " + ", ".join(repr(c) for c in CHOICES[(section, key)])
+        expected, params = "choice", {"choices": ", ".join(map(repr, CHOICES[(section, key)]))}
     elif isinstance(default, bool):
-        ok, expected = isinstance(value, bool), "true or false"
+        ok, expected = isinstance(value, bool), "bool"
     elif isinstance(default, float):
         ok = isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
-        expected = "a number >= 0"
+        expected = "number"
     elif isinstance(default, int):
         ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
-        expected = "a whole number >= 0"
+        expected = "whole"
     else:
-        ok, expected = isinstance(value, str), "text in quotes"
+        ok, expected = isinstance(value, str), "text"
     if ok:
         return None
-    return (f"{section}.{key} = {_toml(value)} is not {expected}; "
-            f"the default {_toml(default)} is kept")
+    return Message("config.bad_value", {
+        "setting": f"{section}.{key} = {_toml(value)}",
+        "expected": Message(f"config.expect.{expected}", params).to_json(),
+        "default": f"{key} = {_toml(default)}"})

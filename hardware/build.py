@@ -127,7 +127,7 @@ def start(session: Session, config: Config, announcer: Announcer | None = None,
 
     status = Status(session.data_dir, tell)
     for problem in config.problems:
-        status.problem("config", Message("problem.config", {"detail": problem}))
+        status.problem("config", problem)
     table = Table(session, announcer, status=status)
     if pins:
         status.held.add("GPIO")

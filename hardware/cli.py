@@ -3,7 +3,8 @@
 
 ``companion/cli.py`` calls :func:`add_hardware_parsers` on its subparsers; each command stores
 its handler in ``func`` (``func(args) -> exit code``). Bad input prints one line on stderr and
-exits with code 2; ``doctor`` exits with 1 when a check fails.
+exits with code 2; ``doctor`` exits with 1 when a check fails. Everything is said in ``--lang``,
+else the config's ``[general] language``.
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ import time
 from pathlib import Path
 
 from companion import config as settings
-from companion.engine import DefinitionStore, default_data_dir, find_game
-from companion.i18n import LANGUAGES
+from companion.engine import DefinitionStore, Message, default_data_dir, find_game
+from companion.i18n import LANGUAGES, render
 
 from . import doctor
 from .build import make_reader
-from .rfid import PartialRead, canonical_uid
+from .rfid import PartialRead, TagReader, canonical_uid
+from .status import texts
 from .tags import TagMap
 
 BAD_INPUT = 2
@@ -29,6 +31,17 @@ BAD_INPUT = 2
 def _config(args: argparse.Namespace) -> settings.Config:
     files = settings.default_files() + ([args.config] if args.config else [])
     return settings.load(files)
+
+
+def _lang(args: argparse.Namespace, config: settings.Config) -> str:
+    return args.lang or config["general"]["language"]
+
+
+def _say(args: argparse.Namespace, config: settings.Config, key: str, error: bool = False,
+         **params: object) -> None:
+    """Print one message of the hardware catalog in the user's language (stderr if ``error``)."""
+    print(render(Message(key, params), texts=texts(_lang(args, config))),
+          file=sys.stderr if error else sys.stdout, flush=True)
 
 
 def _data_dir(args: argparse.Namespace, config: settings.Config) -> Path:
@@ -55,28 +68,42 @@ def cmd_tags_enroll(args: argparse.Namespace) -> int:
     game = find_game(args.game)
     cards = game.known_definitions(DefinitionStore(data_dir, game.id).load()).get("card", {})
     if args.card not in cards:
-        print(f"unknown card {args.card!r} in {game.id}; see `companion cards list` or add it "
-              "with `companion cards add`", file=sys.stderr)
+        _say(args, config, "cli.tags.unknown_card", True, card=repr(args.card), game=game.id)
         return BAD_INPUT
-    try:
-        uid = canonical_uid(args.uid) if args.uid else _wait_for_tag(config, args.timeout)
-    except (ValueError, OSError) as exc:
-        print(str(exc), file=sys.stderr)
+    reader = None if args.uid else make_reader(config["rfid"])
+    if args.uid:
+        uid = _uid(args, config, args.uid)
+    elif reader is None:
+        _say(args, config, "cli.tags.no_reader", True)
         return BAD_INPUT
+    else:
+        try:
+            uid = _wait_for_tag(args, config, reader)
+        except OSError as exc:
+            _say(args, config, "cli.tags.reader_failed", True, detail=str(exc))
+            return BAD_INPUT
+        if uid is None:
+            _say(args, config, "cli.tags.none_read", True, seconds=f"{args.timeout:g}")
     if uid is None:
-        print(f"no tag read within {args.timeout:g} s", file=sys.stderr)
         return BAD_INPUT
     TagMap(data_dir).enroll(uid, args.card, game.id)
-    print(f"tag {uid} is now {args.card} ({game.id})")
+    _say(args, config, "cli.tags.enrolled", uid=uid, card=args.card, game=game.id)
     return 0
 
 
-def _wait_for_tag(config: settings.Config, timeout: float) -> str | None:
-    reader = make_reader(config["rfid"])
-    if reader is None:
-        raise OSError("no RFID reader configured ([rfid] reader); give the tag with --uid")
-    print(f"{reader.name}: {reader.open()}. Swipe the tag now...", file=sys.stderr)
-    deadline = time.monotonic() + timeout
+def _uid(args: argparse.Namespace, config: settings.Config, raw: str) -> str | None:
+    """The canonical UID, or None after saying it is not one."""
+    try:
+        return canonical_uid(raw)
+    except ValueError:
+        _say(args, config, "cli.tags.bad_uid", True, uid=raw)
+        return None
+
+
+def _wait_for_tag(args: argparse.Namespace, config: settings.Config,
+                  reader: TagReader) -> str | None:
+    _say(args, config, "cli.tags.swipe", True, reader=reader.name, state=reader.open())
+    deadline = time.monotonic() + args.timeout
     try:
         while time.monotonic() < deadline:
             try:
@@ -92,15 +119,14 @@ def _wait_for_tag(config: settings.Config, timeout: float) -> str | None:
 
 def cmd_tags_forget(args: argparse.Namespace) -> int:
     """Forget a tag."""
-    try:
-        uid = canonical_uid(args.uid)
-    except ValueError as exc:
-        print(str(exc), file=sys.stderr)
+    config = _config(args)
+    uid = _uid(args, config, args.uid)
+    if uid is None:
         return BAD_INPUT
-    if not TagMap(_data_dir(args, _config(args))).forget(uid):
-        print(f"tag {uid} is not enrolled", file=sys.stderr)
+    if not TagMap(_data_dir(args, config)).forget(uid):
+        _say(args, config, "cli.tags.not_enrolled", True, uid=uid)
         return BAD_INPUT
-    print(f"forgot tag {uid}")
+    _say(args, config, "cli.tags.forgotten", uid=uid)
     return 0
 
 
@@ -108,7 +134,7 @@ def cmd_config(args: argparse.Namespace) -> int:
     """Print the effective config, each value with where it came from, then the problems."""
     config = _config(args)
     print("\n".join(config.describe()))
-    for problem in config.problems:
+    for problem in config.problem_texts(_lang(args, config)):
         print(problem, file=sys.stderr)
     return BAD_INPUT if config.problems else 0
 
@@ -117,7 +143,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     """Check the box and say how to fix what is wrong."""
     config = _config(args)
     checks = doctor.run(config, _data_dir(args, config))
-    lang = args.lang or config["general"]["language"]
+    lang = _lang(args, config)
     if args.json:
         print(json.dumps([c.to_json(lang) for c in checks], indent=1, ensure_ascii=False))
     else:
@@ -133,6 +159,8 @@ def add_hardware_parsers(subparsers: argparse._SubParsersAction) -> None:
                             help="one more config file, read last")
         parser.add_argument("--data-dir", type=Path, default=None,
                             help="where the journal and tags.json live")
+        parser.add_argument("--lang", choices=LANGUAGES, default=None,
+                            help="language of what is said (default: the config's)")
 
     tags = subparsers.add_parser("tags", help="RFID tags and the cards they stand for")
     sub = tags.add_subparsers(dest="tags_command", required=True)
@@ -158,7 +186,5 @@ def add_hardware_parsers(subparsers: argparse._SubParsersAction) -> None:
 
     p = subparsers.add_parser("doctor", help="check the box: interfaces, reader, camera, pins...")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--lang", choices=LANGUAGES, default=None,
-                   help="language of the report (default: the config's)")
     common(p)
     p.set_defaults(func=cmd_doctor)

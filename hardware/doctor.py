@@ -82,7 +82,8 @@ NAME_KEYS = {"config": "config", "SPI": "spi", "I2C": "i2c", "RFID reader": "rea
 def check_config(config: Config) -> Check:
     """The config files parse and hold only known keys."""
     if config.problems:
-        return Check("config", False, _m("doctor.config.problems", problems=config.problems),
+        return Check("config", False, _m("doctor.config.problems",
+                                           problems=[p.to_json() for p in config.problems]),
                      _m("doctor.fix.config"))
     if not config.files:
         return Check("config", True, _m("doctor.config.defaults"))

@@ -21,6 +21,7 @@ FAMILIES = {
     "expect.resolve_": ("fight", "market"),
     "prompt.resolve_": ("fight", "market"),
     "prompt.choose_": ("lose", "grip", "ungrip", "heal", "order"),
+    "config.expect.": ("pin", "choice", "bool", "number", "whole", "text"),
 }
 
 

@@ -82,7 +82,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(render(message, texts=current), flush=True)
 
     keyboard = KeyboardTable(ctx.simulator, say) if ctx.simulator else None
-    for problem in config.problems:
+    for problem in config.problem_texts(lang):
         print(problem, file=sys.stderr, flush=True)
 
     def ready(host: str, port: int) -> None:

@@ -48,6 +48,8 @@ def test_tags_enroll_list_forget(capsys, tmp_path):
     assert code == 2 and "not a tag UID" in err
     code, _, err = run(capsys, "tags", "enroll", "incube")
     assert code == 2 and "no RFID reader configured" in err
+    code, _, err = run(capsys, "tags", "forget", "04a1b2c3", "--lang", "fr")
+    assert code == 2 and err == "le badge 04A1B2C3 n'est pas enregistré\n"
 
 
 def test_tags_enroll_waits_for_a_swipe_on_the_configured_reader(capsys, tmp_path):

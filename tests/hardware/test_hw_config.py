@@ -36,28 +36,33 @@ def test_typo_in_a_key_names_file_line_and_suggestion_and_the_rest_applies(tmp_p
     cfg = config.load([path])
     assert cfg["speech"]["rate"] == 140 and cfg["speech"]["voice"] == "fr"
     assert cfg["speech"]["volume"] == 1.0
-    [problem] = cfg.problems
+    [problem] = cfg.problem_texts()
     assert problem.startswith(f"{path}:3: unknown key 'voluem'")
     assert "did you mean 'volume'" in problem
+    [french] = cfg.problem_texts("fr")
+    assert french.startswith(f"{path}:3 : clé inconnue 'voluem' dans [speech] (vouliez-vous dire "
+                             "'volume' ?) ; elle est ignorée")
 
 
 def test_unknown_section_and_wrong_types_keep_defaults(tmp_path):
     path = write(tmp_path / "c.toml", "[buton]\nnext = 3\n[buttons]\nnext = 99\nundo = \"x\"\n"
                                       "pull_up = 1\nroll = false\n[camera]\nkind = \"usb\"\n")
     cfg = config.load([path])
-    text = "\n".join(cfg.problems)
+    text = "\n".join(cfg.problem_texts())
     assert f"{path}:1: unknown section [buton] (did you mean 'buttons'?)" in text
     assert f"{path}:4: buttons.next = 99 is not a BCM GPIO number" in text
     assert f"{path}:5:" in text and f"{path}:6:" in text
     assert f"{path}:9: camera.kind = \"usb\" is not one of" in text
     assert cfg["buttons"]["next"] == 17 and cfg["buttons"]["roll"] is False
+    assert f"{path}:6 : buttons.pull_up = 1 n'est pas true ou false ; la valeur par défaut " \
+           "(pull_up = true) est gardée" in "\n".join(cfg.problem_texts("fr"))
 
 
 def test_a_file_that_does_not_parse_is_skipped_with_its_line(tmp_path):
     broken = write(tmp_path / "broken.toml", "[speech]\nrate = 140\nvolume = = 2\n")
     good = write(tmp_path / "good.toml", "[general]\nlanguage = \"fr\"\n")
     cfg = config.load([broken, good])
-    [problem] = cfg.problems
+    [problem] = cfg.problem_texts()
     assert problem.startswith(f"{broken}: ") and "line 3" in problem
     assert cfg["speech"]["rate"] == 160 and cfg["general"]["language"] == "fr"
 

@@ -1,5 +1,5 @@
 """The ``companion`` command: run the table, play back games, read the history, teach cards,
-read dice, wire sensors."""
+read dice, wire sensors. What it says is in ``--lang``, else the config's ``[general] language``."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typing import Any
 from companion.engine import (
     DefinitionStore,
     Event,
+    Message,
     RuleError,
     Session,
     StoreError,
@@ -20,7 +21,19 @@ from companion.engine import (
     find_game,
     installed_games,
 )
-from companion.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, render, render_error
+from companion.i18n import LANGUAGES, catalog, render, render_error
+
+from . import config as settings
+
+
+def _say(args: argparse.Namespace, key: str, error: bool = False, **params: Any) -> None:
+    """Print one message of the common catalog in the user's language (stderr if ``error``)."""
+    print(render(Message(key, params), _lang(args)), file=sys.stderr if error else sys.stdout)
+
+
+def _lang(args: argparse.Namespace) -> str:
+    """``--lang``, else the language of the config files."""
+    return getattr(args, "lang", None) or settings.load()["general"]["language"]
 
 
 def _print_messages(session: Session, messages: Sequence[Any], lang: str, stream: Any) -> None:
@@ -46,7 +59,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
-        print(f"{path}: cannot be read ({exc})", file=sys.stderr)
+        _say(args, "cli.unreadable", True, path=str(path), detail=str(exc))
         return 2
     session = Session(args.data_dir)
     speech = sys.stderr if args.json else sys.stdout
@@ -56,10 +69,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         try:
             step = session.submit(Event.parse(line), source="replay")
         except RuleError as error:
-            print(f"line {number}: {render_error(error, args.lang, session.game, session.state)}",
-                  file=sys.stderr)
+            _say(args, "cli.line", True, number=number,
+                 reason=render_error(error, _lang(args), session.game, session.state))
             return 2
-        _print_messages(session, [*step.announcements, *step.prompts], args.lang, speech)
+        _print_messages(session, [*step.announcements, *step.prompts], _lang(args), speech)
     if args.json:
         print(json.dumps(session.view(), ensure_ascii=False))
     return 0
@@ -69,14 +82,14 @@ def cmd_history(args: argparse.Namespace) -> int:
     """Print the labelled history of the current game."""
     session = Session(args.data_dir)
     frames = session.history()
-    texts = catalog(args.lang, session.game, session.state)
+    texts = catalog(_lang(args), session.game, session.state)
     labels = [render(f.label, texts=texts) if f.label else f.event.type for f in frames]
     if args.json:
         print(json.dumps([{"seq": f.seq, "type": f.event.type, "at": f.event.at, "label": label}
                           for f, label in zip(frames, labels, strict=True)], ensure_ascii=False))
         return 0
     if not frames:
-        print(render({"key": "expect.setup"}, args.lang))
+        print(render({"key": "expect.setup"}, _lang(args)))
     for frame, label in zip(frames, labels, strict=True):
         print(f"{frame.seq:>5}  {label}")
     return 0
@@ -89,9 +102,9 @@ def cmd_undo(args: argparse.Namespace) -> int:
     try:
         step = session.submit(Event("undo", fields, "cli"))
     except RuleError as error:
-        print(render_error(error, args.lang, session.game), file=sys.stderr)
+        print(render_error(error, _lang(args), session.game), file=sys.stderr)
         return 2
-    print(render(step.label, args.lang, session.game, session.state))
+    print(render(step.label, _lang(args), session.game, session.state))
     return 0
 
 
@@ -122,8 +135,10 @@ def cmd_cards(args: argparse.Namespace) -> int:
         items = game.known_definitions(owner).get(args.kind, {})
         if args.json:
             print(json.dumps(items, ensure_ascii=False, indent=1))
+        texts = catalog(_lang(args))
         for item_id, data in sorted(items.items()) if not args.json else ():
-            origin = "owner" if item_id in owner.get(args.kind, {}) else "package"
+            origin = texts["cli.cards.owner" if item_id in owner.get(args.kind, {})
+                           else "cli.cards.package"]
             print(f"{item_id:<28} {origin:<8} {json.dumps(data, ensure_ascii=False)}")
         return 0
     if not args.id:
@@ -131,19 +146,18 @@ def cmd_cards(args: argparse.Namespace) -> int:
     if args.action == "forget":
         if not store.forget(args.kind, args.id):
             raise RuleError("card.unknown", card=args.id)
-        print(f"forgot {args.kind} {args.id}")
+        _say(args, "cli.cards.forgotten", kind=args.kind, id=args.id)
         return 0
     data = _definition_from(args)
     existing = owner.get(args.kind, {}).get(args.id)
     if args.action == "add" and existing is not None:
-        print(f"{args.kind} {args.id} is already defined; use `companion cards edit`",
-              file=sys.stderr)
+        _say(args, "cli.cards.exists", True, kind=args.kind, id=args.id)
         return 2
     if args.action == "edit":
         data = {**(existing or {}), **data}
     definition = game.check_definition(args.kind, {"id": args.id, **data})
     store.save(args.kind, args.id, definition)
-    print(f"saved {args.kind} {args.id} in {store.path}")
+    _say(args, "cli.cards.saved", kind=args.kind, id=args.id, path=str(store.path))
     return 0
 
 
@@ -153,7 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     def common(p: argparse.ArgumentParser, data: bool = True) -> None:
-        p.add_argument("--lang", choices=LANGUAGES, default=DEFAULT_LANGUAGE)
+        p.add_argument("--lang", choices=LANGUAGES, default=None,
+                       help="language of what is said (default: the config's)")
         if data:
             p.add_argument("--data-dir", type=Path, default=None,
                            help="where the journal lives (default ~/.local/share/companion)")
@@ -211,10 +226,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(str(error), file=sys.stderr)
         return 2
     except RuleError as error:
-        print(render_error(error, getattr(args, "lang", DEFAULT_LANGUAGE)), file=sys.stderr)
+        print(render_error(error, _lang(args)), file=sys.stderr)
         return 2
     except json.JSONDecodeError as error:
-        print(f"not valid JSON: {error.msg} (column {error.colno})", file=sys.stderr)
+        _say(args, "cli.bad_json", True, detail=error.msg, column=error.colno)
         return 2
     except BrokenPipeError:  # output piped into a pager that quit early
         sys.stderr.close()

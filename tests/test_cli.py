@@ -79,7 +79,9 @@ def test_cards_add_edit_list_forget(tmp_path):
                       "--colour", "black", "--resistance", "2", "--exit",
                       '[{"op": "gain", "token": "call_to_arms"}]', "--data-dir", data)
     assert added.returncode == 0, added.stderr
-    assert companion("cards", "add", "goule", "--name", "X", "--data-dir", data).returncode == 2
+    again = companion("cards", "add", "goule", "--name", "X", "--data-dir", data, "--lang", "fr")
+    assert again.returncode == 2
+    assert again.stderr == "goule (card) a déjà une définition ; utilisez `companion cards edit`\n"
     assert companion("cards", "edit", "goule", "--resistance", "3",
                      "--data-dir", data).returncode == 0
     listed = json.loads(companion("cards", "list", "--json", "--data-dir", data).stdout)

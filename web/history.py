@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template
 
-from companion.engine import Frame, Session, find_game
+from companion.engine import Frame, Game, Session, Tally, find_game
 from companion.engine.journal import GameRecord
 from companion.i18n import render
 
@@ -19,25 +19,22 @@ from .texts import all_texts, say, texts
 bp = Blueprint("history", __name__)
 
 
-def series(frames: list[Frame]) -> dict[str, Any] | None:
-    """Last Bastion's charts: Life per hero, tiles under grip and cards left at the end of each
-    turn (the other games have no turn-by-turn series yet: None)."""
-    if frames and frames[0].event.fields.get("game") != "last-bastion":
-        return None
-    by_turn: dict[int, dict[str, Any]] = {}
+def series(game: Game, frames: list[Frame]) -> dict[str, Any]:
+    """The game's charts, turn by turn: per chart title (a message key), the turns, each line's
+    values at the end of each turn and the chart's top; empty for a game without ``tally``."""
+    tally = getattr(game, "tally", None)
+    if tally is None or not frames:
+        return {}
+    by_turn: dict[int, Tally] = {}
     for frame in frames:
-        by_turn[frame.state["turn"]["number"]] = frame.state
+        point = tally(frame.state)
+        by_turn[point.turn] = point
     turns = sorted(by_turn)
-    states = [by_turn[t] for t in turns]
-    heroes = states[0]["heroes"] if states else {}
-    return {
-        "turns": turns,
-        "life": {h["player"]: [s["heroes"][hid]["life"] for s in states]
-                 for hid, h in heroes.items()},
-        "grip": [sum(t["grip"] for row in s["tiles"] for t in row) for s in states],
-        "cards_left": [s["deck"]["size"] - s["deck"]["drawn"] for s in states],
-        "deck_size": states[0]["deck"]["size"] if states else 0,
-    }
+    first = by_turn[turns[0]]
+    return {title: {"turns": turns, "top": first.tops.get(title),
+                    "lines": {name: [by_turn[t].charts.get(title, {}).get(name, 0) for t in turns]
+                              for name in lines}}
+            for title, lines in first.charts.items()}
 
 
 def game_summary(session: Session, record: GameRecord, with_frames: bool = False
@@ -52,7 +49,7 @@ def game_summary(session: Session, record: GameRecord, with_frames: bool = False
         "mode": record.summary.get("mode"), "players": record.summary.get("players") or [],
         "score": record.summary.get("score"),
         "sheet": game.view(final).get("score_sheet") if final else None,
-        "series": series(frames),
+        "series": series(game, frames),
     }
     if with_frames and final is not None:
         catalogs = all_texts(game, final)
@@ -98,14 +95,12 @@ def page() -> str:
     for record in reversed(session.past_games()):
         data = game_summary(session, record)
         data["date"] = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.started))
-        line = data["series"]
-        data["charts"] = [] if line is None else [
-            line_chart(table["ui.chart_life"], line["turns"], line["life"]),
-            line_chart(table["ui.chart_grip"], line["turns"],
-                       {table["ui.chart_grip"]: line["grip"]}, 3),
-            line_chart(table["ui.chart_cards"], line["turns"],
-                       {table["ui.chart_cards"]: line["cards_left"]}, line["deck_size"]),
-        ]
+        game_texts = texts(lang, find_game(record.game))
+        data["charts"] = [
+            line_chart(game_texts.get(title, title), chart["turns"],
+                       {name or game_texts.get(title, title): values
+                        for name, values in chart["lines"].items()}, chart["top"])
+            for title, chart in data["series"].items()]
         data["result"] = render({"key": "ui.result", "params": {
             "status": record.status, "reason": data["reason"]}}, texts=table)
         shown.append(data)

@@ -3,13 +3,13 @@
 from .definitions import DefinitionStore
 from .errors import RuleError, StoreError
 from .events import Event, Field, Schema, validate
-from .game import Game, Step, find_game, installed_games
+from .game import Game, Step, Tally, find_game, installed_games
 from .journal import Journal
 from .messages import Expectation, Message, Outcome, Prompt
 from .session import Frame, Session, Update, default_data_dir
 
 __all__ = [
     "DefinitionStore", "Event", "Expectation", "Field", "Frame", "Game", "Journal", "Message",
-    "Outcome", "Prompt", "RuleError", "Schema", "Session", "Step", "StoreError", "Update",
+    "Outcome", "Prompt", "RuleError", "Schema", "Session", "Step", "StoreError", "Tally", "Update",
     "default_data_dir", "find_game", "installed_games", "validate",
 ]

@@ -32,12 +32,29 @@ class Step:
     learned: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Tally:
+    """Where a game stands, for the history's turn-by-turn charts.
+
+    ``turn`` is the turn (or round) the state belongs to; ``charts`` maps a chart's title (a
+    message key) to the value of each of its lines: a player's name, or ``""`` for a chart of a
+    single line (named by the title). ``tops`` gives a chart's highest possible value when it is
+    known (a deck's size), so a chart does not zoom in on small changes.
+    """
+
+    turn: int
+    charts: dict[str, dict[str, float]]
+    tops: dict[str, float] = field(default_factory=dict)
+
+
 @runtime_checkable
 class Game(Protocol):
     """One game's rules. ``apply`` is pure: no I/O, no clock, no randomness.
 
     ``events`` maps each event type the game accepts (``undo`` is the session's) to the schema of
     its fields. ``messages_dir`` holds the game's ``en.json`` and ``fr.json`` message catalogs.
+    A game may also offer ``names(lang, state)`` (how its ids read) and ``tally(state) -> Tally``
+    (its history charts).
     """
 
     id: str

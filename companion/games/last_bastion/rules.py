@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from companion.engine import Event, Expectation, Message, Prompt, RuleError, Step
+from companion.engine import Event, Expectation, Message, Prompt, RuleError, Step, Tally
 from companion.engine.catalog import OwnerTaught, learn, localized
 
 from . import combat
@@ -90,6 +90,16 @@ class LastBastion(OwnerTaught):
         return names
 
     # -- reading -------------------------------------------------------------------------------
+
+    def tally(self, state: State) -> Tally:
+        """The history charts: Life per hero, tiles under grip, Horde cards left."""
+        grip = sum(tile["grip"] for row in state["tiles"] for tile in row)
+        return Tally(state["turn"]["number"], {
+            "ui.chart_life": {h["player"]: h["life"] for h in state["heroes"].values()},
+            "ui.chart_grip": {"": grip},
+            "ui.chart_cards": {"": state["deck"]["size"] - state["deck"]["drawn"]},
+        }, {"ui.chart_grip": 3, "ui.chart_cards": state["deck"]["size"]})
+
 
     def expects(self, state: State) -> Expectation:
         """What the table must provide next, read from the head of the task queue."""

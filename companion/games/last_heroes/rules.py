@@ -6,7 +6,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from companion.engine import Event, Expectation, Message, Prompt, RuleError, Step
+from companion.engine import Event, Expectation, Message, Prompt, RuleError, Step, Tally
 from companion.engine.catalog import OwnerTaught, localized
 
 from .actions import HANDLERS
@@ -67,6 +67,17 @@ class LastHeroes(OwnerTaught):
         return names
 
     # -- reading -------------------------------------------------------------------------------
+
+    def tally(self, state: State) -> Tally:
+        """The history charts, round by round: monsters each hero has killed, the cards in each
+        hero's hand, and the monsters left to come."""
+        players = state["players"].values()
+        return Tally(state["round"], {
+            "chart.kills": {p["name"]: len(p["monsters"]) for p in players},
+            "chart.hands": {p["name"]: p["hand"] for p in players},
+            "chart.piles": {"": sum(state["piles"].values())},
+        })
+
 
     def expects(self, state: State) -> Expectation:
         """What the table must provide next."""

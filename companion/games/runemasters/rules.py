@@ -7,12 +7,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.engine import Event, Expectation, Message, Prompt, RuleError, Step
+from companion.engine import Event, Expectation, Message, Prompt, RuleError, Step, Tally
 from companion.engine.catalog import OwnerTaught, learn
 
 from . import actions, adjust, powers
 from .catalog import CATALOG, DATA, DAWN, card_name, check_definition
-from .flow import dice_count, draw_monster, give_angel, next_turn, reveal_event
+from .flow import deck_size, dice_count, draw_monster, give_angel, next_turn, reveal_event
 from .schemas import EVENTS
 from .setup import initial_state
 from .table import Out, State
@@ -88,6 +88,16 @@ class Runemasters(OwnerTaught):
     def view(self, state: State) -> dict[str, Any]:
         """The dashboard's picture of the table."""
         return view(state, self.expects(state).to_json())
+
+    def tally(self, state: State) -> Tally:
+        """The history charts, round by round: each guardian's Life, the Temple's Life and the
+        monster cards left in the pile."""
+        return Tally(state["round"]["number"], {
+            "chart.life": {g["player"] or DATA["guardians"][gid]["name"]: g["life"]
+                           for gid, g in state["guardians"].items()},
+            "chart.temple": {"": state["temple"]["life"]},
+            "chart.monsters": {"": deck_size(state) - state["deck"]["drawn"]},
+        }, {"chart.temple": state["temple"]["max"], "chart.monsters": deck_size(state)})
 
     def names(self, lang: str, state: State | None = None) -> dict[str, str]:
         """Display names for the message catalogs: guardians, monster cards, monster types and

@@ -3,9 +3,12 @@ definition and its fields, so that the host page draws a "Teach a card" form for
 
 The description is read from the game's own schemas (``companion.engine.catalog.Catalog``): the
 engine's checkers keep their bounds and choices in their closures, which are read here, never
-evaluated. A checker that cannot be described that way is either declared below (a printed text
-that may also be given per language or as effects is taught here as one text) or left out of the
-form and listed as ``skipped`` (e.g. Last Bastion's effects, which keep their own editor).
+evaluated. Besides text, numbers, choices, yes/no, lists and objects, an effect of a game's
+vocabulary (``companion.engine.catalog.vocabulary``) is described as its ops and each op's
+fields, and an object keyed by a fixed choice (``mapping(one_of(...), ...)``, e.g. symbols and
+their counts) as an object with one optional field per choice. A checker that cannot be described
+that way is either declared below (a printed text that may also be given per language or as
+effects is taught here as one text) or left out of the form and listed as ``skipped``.
 """
 
 from __future__ import annotations
@@ -44,8 +47,9 @@ def _choice(vars_: Mapping[str, Any]) -> Description:
 
 
 def _list(vars_: Mapping[str, Any]) -> Description | None:
+    """A list of known length bounds (``max`` None: as many items as the owner adds)."""
     item = describe(vars_["item"])
-    if item is None or vars_["high"] is None:
+    if item is None:
         return None
     return {"type": "list", "item": item, "min": vars_["low"], "max": vars_["high"]}
 
@@ -54,20 +58,38 @@ def _object(vars_: Mapping[str, Any]) -> Description:
     return {"type": "object", **fields(vars_["schema"])}
 
 
+def _keyed(vars_: Mapping[str, Any]) -> Description | None:
+    """An object whose keys are a fixed choice: one optional field per choice."""
+    keys, value = describe(vars_["key"]), describe(vars_["val"])
+    if keys is None or keys["type"] != "choice" or value is None:
+        return None
+    return {"type": "object", "skipped": [],
+            "fields": [{"name": str(k), "required": False, **value} for k in keys["options"]]}
+
+
+def _effect(vars_: Mapping[str, Any]) -> Description:
+    """One effect of a game's vocabulary: which op, then that op's own fields."""
+    return {"type": "effect",
+            "ops": [{"op": op, **fields(schema)} for op, schema in vars_["ops"].items()]}
+
+
 FACTORIES: dict[str, Callable[[Mapping[str, Any]], Description | None]] = {
-    "integer": _number, "one_of": _choice, "list_of": _list, "obj": _object}
-"""The engine's checker factories this page knows how to draw, by name."""
+    "companion.engine.events.integer": _number, "companion.engine.events.one_of": _choice,
+    "companion.engine.events.list_of": _list, "companion.engine.events.obj": _object,
+    "companion.engine.events.mapping": _keyed, "companion.engine.catalog.vocabulary": _effect}
+"""The engine's checker factories this page knows how to draw, by module and name."""
 
 
 def describe(check: Checker) -> Description | None:
-    """One checker as a form field (text, number, choice, yes/no, list, object), or None."""
+    """One checker as a form field (text, number, choice, yes/no, list, object, effect), or
+    None."""
     if check is text:
         return {"type": "text"}
     if check is boolean:
         return {"type": "yes_no"}
     factory = check.__qualname__.removesuffix(".<locals>.check")
-    if factory in FACTORIES and check.__module__ == text.__module__:
-        return FACTORIES[factory](_closure(check))
+    if f"{check.__module__}.{factory}" in FACTORIES:
+        return FACTORIES[f"{check.__module__}.{factory}"](_closure(check))
     return DECLARED.get(check.__name__)
 
 

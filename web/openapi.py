@@ -106,7 +106,9 @@ DOCUMENT: dict[str, Any] = {
             "security": ROLE,
             "responses": {"200": _json({"type": "object"}, "role view"), **_errors(403)}}},
         "/api/role/events": {"post": {
-            "summary": "Submit one of the role's own events (Titan: commit, ability, choose)",
+            "summary": "Submit one of the role's own decisions (Titan: commit, ability, next "
+                       "in step 3, resolve without payment, answer, its own choose); one that "
+                       "is not the role's is refused with 403 and the rule's key",
             "security": ROLE,
             "requestBody": _body({"type": "object", "required": ["event"]}),
             "responses": {"200": _json(ACCEPTED, "accepted"),
@@ -181,11 +183,16 @@ DOCUMENT: dict[str, Any] = {
                 "skipped": {"type": "array", "items": {"type": "string"},
                             "description": "fields this form cannot hold (taught elsewhere)"}}},
             "Field": {"type": "object", "description": "one field of a definition; a list "
-                      "has `item`, `min` and `max` (its length), an object `fields`",
+                      "has `item`, `min` and `max` (its length; `max` null: no maximum), an "
+                      "object `fields`, an effect `ops` (each `op` with its `fields`)",
                       "properties": {
                           "name": {"type": "string"}, "required": {"type": "boolean"},
                           "type": {"enum": ["text", "number", "choice", "yes_no", "list",
-                                            "object"]},
+                                            "object", "effect"]},
+                          "ops": {"type": "array", "items": {"type": "object", "properties": {
+                              "op": {"type": "string"},
+                              "fields": {"type": "array",
+                                         "items": {"$ref": "#/components/schemas/Field"}}}}},
                           "min": {"type": ["integer", "null"]},
                           "max": {"type": ["integer", "null"]},
                           "options": {"type": "array"},

@@ -3,39 +3,35 @@ Attack on Titan, who alone may see the face-down Action card.
 
 The host (cookie and CSRF) issues a role token; the role's phone opens the link with it and sends
 it in the ``X-Role-Token`` header (a header, never a cookie: no other site can make a browser send
-it). A new token replaces the previous one. ``GET /api/role`` gives the role's own view
-(``GAME.titan_view``); ``POST /api/role/events`` submits the role's own events. Nothing of the
-role's view ever goes to the shared stream or to the host's responses.
+it). A new token replaces the previous one. ``GET /api/role`` gives the role's own view;
+``POST /api/role/events`` submits the role's own decisions. Nothing of the role's view ever goes
+to the shared stream or to the host's responses.
+
+A game with secret roles says so itself: ``roles`` (their names), ``role_view(role, state)`` and
+``check_role(role, state, event)``, which raises a RuleError naming the rule when an event is not
+the role's to send now (answered 403: e.g. the Titan's phone paying for the heroes).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from flask import Blueprint, Response, jsonify, request
 
-from companion.engine import Game
+from companion.engine import Event, RuleError
 
+from .api import RESERVED
 from .context import current
 from .errors import ApiError, read_json
 from .host import require_host
 from .texts import all_texts, say
 
 HEADER = "X-Role-Token"
-ROLES: dict[str, dict[str, tuple[str, ...]]] = {"aot-last-stand": {"titan": (
-    "commit", "ability", "choose")}}
-"""Per game, its secret roles and the events each role may submit from its own phone."""
-VIEWS: dict[str, Callable[[Game, dict[str, Any]], dict[str, Any]]] = {
-    "titan": lambda game, state: game.titan_view(state)}
-"""Per role, the view its phone gets."""
 
 bp = Blueprint("roles", __name__)
 
 
-def _roles_now() -> dict[str, tuple[str, ...]]:
+def _roles_now() -> tuple[str, ...]:
     game = current().session.game
-    return ROLES.get(game.id, {}) if game is not None else {}
+    return tuple(getattr(game, "roles", ())) if game is not None else ()
 
 
 def require_role() -> str:
@@ -63,7 +59,7 @@ def own_view() -> Response:
     language."""
     role = require_role()
     session = current().session
-    view = VIEWS[role](session.game, session.state)
+    view = session.game.role_view(role, session.state)
     catalogs = all_texts(session.game, session.state)
     message = view["expects"].get("message")
     return jsonify({"role": role, "version": session.version, "view": view, "texts": {
@@ -73,16 +69,24 @@ def own_view() -> Response:
 
 @bp.post("/api/role/events")
 def role_event() -> Response:
-    """Submit one of the role's own events (``{"event": {...}, "based_on": n}``)."""
+    """Submit one of the role's own decisions (``{"event": {...}, "based_on": n}``); one that is
+    not the role's to send now is refused with 403 and the rule's key."""
     role = require_role()
     data = read_json({"event", "based_on"}, {"event"})
-    event = data["event"]
-    if not isinstance(event, dict) or event.get("type") not in _roles_now()[role]:
-        raise ApiError(403, "role.event_refused", role=role,
-                       allowed=list(_roles_now()[role]))
+    session = current().session
+    version = session.version  # read before the state: a change in between makes it stale
     based_on = data.get("based_on")
-    step = current().session.submit(event, source="web",
-                                    based_on=based_on if isinstance(based_on, int) else None)
-    return jsonify({"version": current().session.version,
-                    "said": [say(m, all_texts(current().session.game, step.state))
-                             for m in step.announcements]})
+    if isinstance(based_on, int) and not isinstance(based_on, bool) and based_on != version:
+        raise RuleError("event.stale", based_on=based_on, version=version)
+    event = Event.from_json(data["event"])
+    for name in RESERVED:
+        if name in data["event"]:
+            raise ApiError(400, "request.reserved_field", field=name)
+    try:
+        session.game.check_role(role, session.state, event)
+    except RuleError as error:
+        raise ApiError(403, error.key, **error.params) from None
+    step = session.submit(event, source="web", based_on=version)
+    catalogs = all_texts(session.game, step.state)
+    return jsonify({"version": session.version,
+                    "said": [say(m, catalogs) for m in step.announcements]})

@@ -112,7 +112,7 @@ async function hostStatus() {
   app.pinSet = data.pin_set;
   app.simulate = data.simulate;
   app.sensors = data.sensors;
-  renderHost();
+  render();  // a board may offer the host more (e.g. Attack on Titan's "Teach it")
   if (app.host && app.sensors) loadBox();
 }
 
@@ -377,12 +377,14 @@ function renderRole() {
   if (!box.hidden) box.innerHTML = game.role(pic);
 }
 
-/** Submit one of the role's own events from its phone. */
+/** Submit one of the role's own events from its phone; resolves to whether it was accepted
+ * (a refusal is shown). */
 function sendAsRole(event) {
   return fetch("/api/role/events", {method: "POST", headers: {"Content-Type": "application/json",
     "X-Role-Token": app.role.token, "X-Companion-Lang": app.lang},
   body: JSON.stringify({event, based_on: app.version})}).then(async (response) => {
     if (!response.ok) toast((await response.json()).message);
+    return response.ok;
   });
 }
 
@@ -404,6 +406,7 @@ const ACTIONS = {
   doctor: () => loadDoctor(),
   "load-history": () => loadFrames(),
   "back-to": (el) => send({type: "undo", to: Number(el.dataset.seq)}),
+  "more-items": (el) => Fields.more(el),
   "role-link": (el) => post("/api/role/" + el.dataset.role, {}).then((r) => {
     if (r) { app.roleLink = r.link; renderHost(); }
   }),
@@ -419,6 +422,11 @@ function handler(kind, key, form) {
 }
 
 document.addEventListener("click", (e) => {
+  const summary = e.target.closest("details[data-details^='event-'] > summary");
+  if (summary) {  // the host folds or unfolds an event's form: it stays so across redraws
+    const details = summary.parentElement;
+    Controls.fold(details.dataset.details.slice("event-".length), !details.open);
+  }
   const target = e.target.closest("[data-act],[data-tile],[data-slot]");
   if (!target) return;
   if (target.dataset.act) {
@@ -439,7 +447,7 @@ document.addEventListener("submit", (e) => {
 });
 
 document.addEventListener("input", (e) => {
-  Teach.keep(e.target);
+  if (!Teach.keep(e.target)) Fields.keep(e.target);
   if (e.target.name === "search") {
     app.pick.search = e.target.value;
     app.pick.focusSearch = true;
@@ -448,7 +456,7 @@ document.addEventListener("input", (e) => {
 });
 
 document.addEventListener("change", (e) => {
-  Teach.keep(e.target);
+  if (!Teach.keep(e.target)) Fields.keep(e.target);
   if (e.target.name === "game-choice") { app.setupGame = e.target.value; renderHost(); }
   if (e.target.name === "mover") app.pick.mover = e.target.value;
   if (e.target.name === "hero" && e.target.closest("form[data-form=fix-hero]")) {
@@ -463,6 +471,7 @@ document.addEventListener("toggle", (e) => {  // toggle does not bubble: caught 
     if (app.box.open && !app.box.checks) loadDoctor();
   }
   if (e.target.dataset && e.target.dataset.details === "teach-any") Teach.fold(e.target.open);
+
 }, true);
 
 $("lang-switch").addEventListener("click", () => {

@@ -1,6 +1,7 @@
 // Host controls generated from a small per-game description of its events: a form per event
-// the game accepts now (fields: choice, multi, number, text, check, pay), dice faces to tap for
-// the expected profile, the options of a choice and the prompts' answers as buttons.
+// the game accepts now (fields: choice, multi, number, text with an optional placeholder, check,
+// pay), dice faces to tap for the expected profile, the options of a choice and the prompts'
+// answers as buttons.
 "use strict";
 
 const Controls = (() => {
@@ -37,7 +38,8 @@ const Controls = (() => {
     const type = spec.kind === "number" ? `type="number" min="${spec.min ?? 0}" ` +
       `max="${spec.max ?? 99}"` : 'type="text"';
     const list = values.length ? ` list="list-${spec.name}"` : "";
-    return `<label>${head}<input ${type} name="${spec.name}"${list}` +
+    const hint = spec.placeholder ? ` placeholder="${esc(spec.placeholder)}"` : "";
+    return `<label>${head}<input ${type} name="${spec.name}"${list}${hint}` +
       `${value === undefined ? "" : ` value="${esc(value)}"`}${spec.optional ? "" : " required"}>` +
       (list ? `<datalist id="list-${spec.name}">${values.map((v) => `<option value="${esc(v)}">` +
         `${esc(show(spec, v))}</option>`).join("")}</datalist>` : "") + "</label>";
@@ -66,11 +68,17 @@ const Controls = (() => {
     return spec.kind === "number" || spec.numbers ? Number(raw) : raw;
   }
 
+  /** Whether the host unfolded (true) or folded (false) an event's form; the page redraws the
+   * host controls at every change of the table, and a form stays as the host left it. */
+  const unfolded = {};
+
   /** A form per event of ``events`` the description knows, folded (the first one open). */
   function eventForms(description, view, events) {
     return events.filter((type) => description[type]).map((type, i) => {
       const fields = description[type].fields || [];
-      return `<details${i === 0 ? " open" : ""}><summary>${esc(t("ui.event_" + type))}</summary>` +
+      const open = unfolded[type] ?? i === 0;
+      return `<details data-details="event-${type}"${open ? " open" : ""}><summary>` +
+        `${esc(t("ui.event_" + type))}</summary>` +
         `<form data-form="event" data-event="${type}" class="event">` +
         fields.map((spec) => field(spec, view)).join("") +
         `<button>${esc(t("ui.send"))}</button></form></details>`;
@@ -136,5 +144,8 @@ const Controls = (() => {
     return {host, forms, actions};
   }
 
-  return {make, field, read, eventForms, eventFrom};
+  /** Remember that the host folded or unfolded an event's form. */
+  const fold = (type, open) => { unfolded[type] = open; };
+
+  return {make, field, read, eventForms, eventFrom, fold};
 })();

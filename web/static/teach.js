@@ -1,11 +1,12 @@
-// "Teach a card" for every game: a form drawn from /api/definitions?game= (each kind's fields:
-// text, number, choice, yes/no, list, object), sending a `teach` event. What was typed is kept
-// in `Teach` (not in the DOM, which each render replaces), so a refusal loses nothing; a prompt
-// or a refusal naming a card the game cannot use yet opens the form pre-filled with it.
+// "Teach a card" for every game: a form drawn from /api/definitions?game= (each kind's fields,
+// drawn by fields.js), sending a `teach` event. What was typed is kept in `Teach` (not in the DOM,
+// which each render replaces), so a refusal loses nothing; a prompt or a refusal naming a card
+// the game cannot use yet opens the form pre-filled with it.
 "use strict";
 
 const Teach = (() => {
-  const draft = {game: null, kind: null, id: "", values: {}, error: "", open: false};
+  const draft = {game: null, kind: null, id: "", values: {}, sizes: {}, error: "",
+    open: false};
   const described = {};
 
   /** The card a prompt asks to teach, as [kind, id] (by the prompt's key). */
@@ -20,7 +21,8 @@ const Teach = (() => {
     "tactic.conditions_unknown": (p) => ["tactic", p.card],
   };
 
-  /** A game's kinds and fields, loaded once; null while they load. */
+  /** A game's kinds and fields (by kind), loaded once; null while they load. A secret role's
+   * forms may draw them too (its box is redrawn with this form's once they are in). */
   function kindsOf(game) {
     if (described[game] === undefined) {
       described[game] = null;
@@ -28,6 +30,7 @@ const Teach = (() => {
         .then((data) => {
           described[game] = Object.fromEntries(data.kinds.map((k) => [k.kind, k]));
           redraw();
+          renderRole();
         });
     }
     return described[game];
@@ -35,69 +38,22 @@ const Teach = (() => {
 
   /** Point the draft at one card (keeping what was typed when it is the same card). */
   function aim(game, kind, id, error = "") {
-    if (draft.game !== game || draft.kind !== kind || draft.id !== id) draft.values = {};
+    if (draft.game !== game || draft.kind !== kind || draft.id !== id) {
+      Object.assign(draft, {values: {}, sizes: {}});
+    }
     Object.assign(draft, {game, kind, id, error, open: true});
   }
 
   const label = (name) => t("ui.field_" + name);
-  const optionLabel = (v) => (typeof v === "number" ? String(v) : name(v));
-
-  /** One field, named by its path in the definition (``rewards.mana``, ``conditions.0.count``). */
-  function input(spec, path) {
-    const value = draft.values[path] ?? "";
-    if (spec.type === "list" || spec.type === "object") {
-      const parts = spec.type === "list"
-        ? Array.from({length: spec.max}, (_, i) => input(spec.item, `${path}.${i}`))
-        : spec.fields.map((f) => labelled(f, `${path}.${f.name}`));
-      return `<div class="parts">${parts.join("")}</div>`;
-    }
-    if (spec.type === "choice" || spec.type === "yes_no") {
-      const values = spec.type === "choice" ? spec.options.map(String) : ["yes", "no"];
-      const shown = spec.type === "choice" ? spec.options.map(optionLabel)
-        : [t("ui.yes"), t("ui.no")];
-      return `<select name="${path}"><option value="">—</option>` + values.map((v, i) =>
-        `<option value="${esc(v)}"${v === value ? " selected" : ""}>${esc(shown[i])}</option>`)
-        .join("") + "</select>";
-    }
-    const type = spec.type === "number" ? `type="number" min="${spec.min ?? ""}" ` +
-      `max="${spec.max ?? ""}"` : 'type="text"';
-    return `<input ${type} name="${path}" value="${esc(value)}">`;
-  }
-
-  function labelled(spec, path) {
-    const mark = spec.required ? " *" : "";
-    const wrap = spec.type === "list" || spec.type === "object" ? "fieldset" : "label";
-    const head = wrap === "fieldset" ? `<legend>${esc(label(spec.name) + mark)}</legend>`
-      : `<span>${esc(label(spec.name) + mark)}</span> `;
-    return `<${wrap}>${head}${input(spec, path)}</${wrap}>`;
-  }
-
-  /** The value of one field from the draft (undefined: left out). */
-  function value(spec, path) {
-    if (spec.type === "list") {
-      const items = Array.from({length: spec.max}, (_, i) => value(spec.item, `${path}.${i}`))
-        .filter((v) => v !== undefined);
-      return items.length ? items : undefined;
-    }
-    if (spec.type === "object") {
-      const entries = spec.fields.map((f) => [f.name, value(f, `${path}.${f.name}`)])
-        .filter(([, v]) => v !== undefined);
-      return entries.length ? Object.fromEntries(entries) : undefined;
-    }
-    const raw = String(draft.values[path] ?? "").trim();
-    if (raw === "") return undefined;
-    if (spec.type === "yes_no") return raw === "yes";
-    if (spec.type === "number") return Number(raw);
-    if (spec.type === "choice") return spec.options.find((o) => String(o) === raw);
-    return raw;
-  }
+  const fields = Fields.make("teach-any", draft, redraw);
 
   /** The folded "Teach a card" form for the game on the table (empty while its fields load). */
   function body(view) {
     const kinds = kindsOf(view.game);
     if (!kinds) return "";
     if (draft.game !== view.game) {
-      Object.assign(draft, {game: view.game, kind: null, id: "", values: {}, error: ""});
+      Object.assign(draft, {game: view.game, kind: null, id: "", values: {}, sizes: {},
+        error: ""});
     }
     for (const p of view.prompts || []) {
       const target = PROMPTS[p.key] && PROMPTS[p.key](p.params);
@@ -113,7 +69,7 @@ const Teach = (() => {
       options(Object.keys(kinds), draft.kind, (k) => t("ui.kind_" + k)) + "</select></label>" +
       `<label><span>${esc(t("ui.field_id"))} *</span> <input name="teach-id" required ` +
       `value="${esc(draft.id)}"></label>` +
-      spec.fields.map((f) => labelled(f, f.name)).join("") + skipped +
+      spec.fields.map((f) => fields.labelled(f, f.name)).join("") + skipped +
       `<p class="hint">${esc(t("ui.teach_required"))}</p>` +
       (draft.error ? `<p class="warning" role="alert">${esc(draft.error)}</p>` : "") +
       `<button>${esc(t("ui.teach"))}</button></form></details>`;
@@ -128,22 +84,23 @@ const Teach = (() => {
     if (box && app.pic) box.innerHTML = body(app.pic.view);
   }
 
-  /** Keep what is typed in the form (the page redraws the host controls often). */
+  /** Keep the kind and id typed in the form (the page redraws the host controls often); say
+   * whether the target was one of them (the other fields are kept by ``Fields.keep``). */
   function keep(target) {
     const form = target.closest && target.closest("form[data-form=teach-any]");
-    if (!form) return;
+    if (!form || !["teach-kind", "teach-id"].includes(target.name)) return false;
     if (target.name === "teach-kind") { draft.kind = target.value; redraw(); }
-    else if (target.name === "teach-id") draft.id = target.value.trim();
-    else draft.values[target.name] = target.value;
+    else draft.id = target.value.trim();
+    return true;
   }
 
   /** Send the draft as a `teach` event; on success the draft is emptied. */
   async function submit() {
     const spec = described[draft.game][draft.kind];
-    const definition = Object.fromEntries(spec.fields.map((f) => [f.name, value(f, f.name)])
-      .filter(([, v]) => v !== undefined));
+    const definition = Object.fromEntries(spec.fields
+      .map((f) => [f.name, fields.value(f, f.name)]).filter(([, v]) => v !== undefined));
     const done = await send({type: "teach", kind: draft.kind, id: draft.id, definition});
-    if (done) Object.assign(draft, {id: "", values: {}, error: "", open: false});
+    if (done) Object.assign(draft, {id: "", values: {}, sizes: {}, error: "", open: false});
     redraw();
   }
 
@@ -160,5 +117,15 @@ const Teach = (() => {
   /** Remember whether the host folded the form. */
   const fold = (open) => { draft.open = open; };
 
-  return {section, keep, submit, refused, fold};
+  /** Open the host's form on one definition of the game on the table (e.g. a hero whose power
+   * waits for its symbols). */
+  function open(kind, id) {
+    aim(app.pic.view.game, kind, id);
+    app.hostOpen = true;
+    render();
+    const box = document.getElementById("teach-any");
+    if (box) box.scrollIntoView();
+  }
+
+  return {section, keep, submit, refused, fold, open, kinds: kindsOf};
 })();

@@ -1,7 +1,7 @@
 """The game's data: the rulebook's numbers, the package catalog, and the owner's definitions.
 
-Titan abilities and Action cards are written in a small effect vocabulary (docs/cards-aot-last-
-stand.md), one op per keyword of the rulebook's "Capacités du Titan" plus the attack of "Attaquer
+Titan abilities and Action cards are written in a small effect vocabulary (docs/cards.md, Attack
+on Titan), one op per keyword of the rulebook's "Capacités du Titan" plus the attack of "Attaquer
 les Héros". What the package does not know (most cards, the health track) is completed by the
 owner; until then the companion asks the table.
 """
@@ -78,12 +78,17 @@ SCHEMAS: dict[str, dict[str, Field]] = {
 
 
 def _refine(kind: str, item: str, clean: dict[str, Any]) -> None:
-    """A track must have its zones in order inside its length."""
+    """A track must have its zones in order inside its length; one taught whole (length and
+    both zones) is the owner's, no longer the package's assumption."""
     if kind == "track":
-        track = {**DATA["track"].get(item, {}), **clean}
+        if item not in DATA["track"]:
+            raise RuleError("definition.unknown_track", id=item, known=sorted(DATA["track"]))
+        track = {**DATA["track"][item], **clean}
         if not 0 < track["weak"] < track["kill"] <= track["length"]:
             raise RuleError("definition.track_order", weak=track["weak"], kill=track["kill"],
                             length=track["length"])
+        if all(k in clean for k in ("length", "weak", "kill")):
+            clean.setdefault("assumed", False)
 
 
 CATALOG = Catalog({kind: DATA[kind] for kind in KINDS}, SCHEMAS, _refine)

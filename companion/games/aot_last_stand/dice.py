@@ -14,15 +14,24 @@ from companion.engine import RuleError
 from .board import State
 
 Die = dict[str, Any]
+SYMBOL_POWERS = {"wild": 1, "double": 1, "swap": 2}
+"""The powers that name symbols, and how many."""
 
 
 def power_of(state: State, hero_id: str) -> tuple[str | None, list[str]]:
     """A hero's power and the symbols it names; no power while its symbols are not known."""
     hero = state["catalog"]["hero"].get(hero_id, {})
     power, symbols = hero.get("power"), hero.get("symbols") or []
-    if power in ("wild", "double", "swap") and len(symbols) != (2 if power == "swap" else 1):
+    if power in SYMBOL_POWERS and len(symbols) != SYMBOL_POWERS[power]:
         return None, []
     return power, list(symbols)
+
+
+def power_off(state: State, hero_id: str) -> bool:
+    """Whether a hero's power is off because the symbols it names are not taught yet (Sasha's,
+    Erwin's and Conny's are lost in the rulebook's text)."""
+    power = state["catalog"]["hero"].get(hero_id, {}).get("power")
+    return power in SYMBOL_POWERS and power_of(state, hero_id)[0] is None
 
 
 def has_power(state: State, hero_id: str, power: str) -> bool:

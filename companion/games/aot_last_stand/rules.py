@@ -12,10 +12,13 @@ from companion.engine import Event, Expectation, Message, Prompt, RuleError, Ste
 from companion.engine.catalog import localized
 
 from . import board, steps, tactics
+from .adjust import on_adjust
 from .board import TITAN_LEVELS, TOWER_LEVELS, Out, State
 from .catalog import CATALOG, DATA, check_definition, merged
-from .dice import has_power, spend, spend_all
+from .dice import has_power, power_off, spend, spend_all
 from .effects import choose, effect_tasks, options, run
+from .notices import warnings
+from .roles import ROLES, check_titan
 from .schemas import EVENTS
 from .setup import initial_state
 
@@ -42,6 +45,8 @@ class LastStand:
     id = "aot-last-stand"
     events = EVENTS
     messages_dir = Path(__file__).parent / "messages"
+    roles = ROLES
+    """The secret roles: a player whose own phone sees and sends more than the shared page."""
 
     def setup(self, options: dict[str, Any]) -> Step:
         """Build the table from the setup event; the Titan commits its cards first."""
@@ -116,11 +121,13 @@ class LastStand:
                            "colour": hero["colour"], "hearts": hero["hearts"],
                            "level": hero["level"], "rolled": hero["rolled"],
                            "dice": sorted(d["face"] for d in hero["held"]),
-                           "given_back": hero["returned"], "obstructed": hero["lost"]}
+                           "given_back": hero["returned"], "obstructed": hero["lost"],
+                           "power_off": power_off(state, h)}
                        for h, hero in state["heroes"].items()},
             "titan": {"player": titan["player"], "card": titan["card"],
                       "hand_size": len(titan["hand"]), "set_aside": list(titan["set_aside"]),
                       "removed": list(titan["removed"]), "titan_dice": len(titan["pool"]),
+                      "abilities": steps.abilities(state),
                       "blind": titan["blind"]},
             "actions": [{"card": e["card"] if e["up"] else None, "face_up": e["up"],
                          "resolved": e["done"]} for e in state["play"]],
@@ -129,10 +136,21 @@ class LastStand:
                        "conditions": copy.deepcopy(tactics.definition(state, top).get(
                            "conditions")) if top else None,
                        "used": list(state["tactics"]["used"])},
+            "warnings": [m.to_json() for m in warnings(state)] if state["status"] == "playing"
+            else [],
             "players": [{"name": titan["player"], "role": "titan"}] + [
                 {"name": h["player"], "role": "hero", "hero": hid}
                 for hid, h in state["heroes"].items()],
         }
+
+    def role_view(self, role: str, state: State) -> dict[str, Any]:
+        """A secret role's own picture (only the Titan's so far)."""
+        return self.titan_view(state)
+
+    def check_role(self, role: str, state: State, event: Event) -> None:
+        """Refuse, naming the rule, an event that is not this role's to send now (the Titan's
+        phone never sends the heroes' rolls, moves or payments, nor the host's corrections)."""
+        check_titan(state, event)
 
     def titan_view(self, state: State) -> dict[str, Any]:
         """The Titan player's own picture: the shared one plus the hand, the face-down card and
@@ -422,33 +440,14 @@ def on_top(state: State, fields: dict[str, Any], out: Out) -> None:
     out.label = Message("history.top", {"card": fields["card"]})
 
 
-def on_adjust(state: State, fields: dict[str, Any], out: Out) -> None:
-    """A host correction of any count; the Titan still wins if one reaches its limit."""
-    note = fields.pop("note", None)
-    if "hero" in fields:
-        hero = _hero(state, fields["hero"])
-        hero.update({k: fields[k] for k in ("hearts", "level") if k in fields})
-    elif "hearts" in fields or "level" in fields:
-        raise RuleError("event.missing_field", event="adjust", field="hero")
-    if "health" in fields:
-        state["health"] = min(fields["health"], state["track"]["length"])
-    state.update({k: fields[k] for k in ("devoured", "cannons") if k in fields})
-    if any(h["hearts"] == 0 for h in state["heroes"].values()):
-        board.end(state, "hero_devoured", out)
-    if state["devoured"] >= DATA["citizens"]:
-        board.end(state, "citizens", out)
-    if state["cannons"] == 0:
-        board.end(state, "cannons", out)
-    out.label = Message("history.adjust", {"what": sorted(fields), "note": note})
-
-
 def on_teach(state: State, fields: dict[str, Any], out: Out) -> None:
     """The owner completes a definition (a card, an ability, a hero's symbol, the track)."""
     kind, item = fields["kind"], fields["id"]
     learn(state, kind, item, check_definition(kind, item, fields["definition"]), out)
-    if kind == "track" and item == "health":
+    if kind == "track" and item == "health":  # the real track replaces the assumed one now
         track = state["catalog"]["track"]["health"]
         state["track"] = {k: track[k] for k in ("length", "weak", "kill")}
+        state["health"] = min(state["health"], track["length"])
     out.label = Message("history.teach", {"kind": kind, "id": item})
 
 

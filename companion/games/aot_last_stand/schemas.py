@@ -1,5 +1,5 @@
 """The fields of every event of The Last Stand (documented with examples in
-docs/events-aot-last-stand.md)."""
+docs/events.md, Attack on Titan)."""
 
 from __future__ import annotations
 
@@ -51,6 +51,12 @@ EVENTS = {
         "health": Field(integer(0, 40), required=False),
         "devoured": Field(integer(0, DATA["citizens"]), required=False),
         "cannons": Field(integer(0, DATA["cannons"]), required=False),
+        "dice": Field(list_of(face, 0, DATA["dice_per_hero"] + 1), required=False),  # + a gift
+        "hand": Field(list_of(text, 0, 7), required=False),
+        "set_aside": Field(list_of(text, 0, 7), required=False),
+        "pile": Field(list_of(text, 1, 7), required=False),
+        "top": Field(text, required=False),
+        "step": Field(integer(1, 6), required=False),
         "note": Field(text, required=False),
     },
     "teach": {"kind": Field(one_of(*KINDS)), "id": Field(text), "definition": Field(definition)},

@@ -108,11 +108,24 @@ def end_rolls(state: State, out: Out) -> None:
         start_resolution(state, out)
 
 
+def abilities(state: State) -> list[dict[str, Any]]:
+    """The three abilities of the Titan card as the page offers them: cost (None until taught),
+    whether their effects are known, and whether the zone allows them now."""
+    titan, zone = state["titan"]["card"], board.zone(state)
+    found = []
+    for n in (1, 2, 3):
+        definition = state["catalog"]["ability"].get(f"{titan}.{n}", {})
+        found.append({"n": n, "cost": definition.get("cost"),
+                      "effects_known": definition.get("effects") is not None,
+                      "allowed": n < 3 or zone in ("weak", "kill")})
+    return found
+
+
 def ability(state: State, n: int, definition: dict[str, Any] | None, out: Out) -> list[Task]:
     """Step 3: pay an ability of the Titan card with Titan faces; the third only in the WEAK or
     KILL ZONE («uniquement quand le marqueur Santé est sur la WEAK ZONE ou sur la KILL ZONE»)."""
     titan = state["titan"]
-    if n == 3 and board.zone(state) not in ("weak", "kill"):
+    if not abilities(state)[n - 1]["allowed"]:
         raise RuleError("ability.third_needs_weak_zone", zone=board.zone(state))
     if definition is None or "cost" not in definition:
         raise RuleError("ability.unknown", titan=titan["card"], n=n, expected="define")

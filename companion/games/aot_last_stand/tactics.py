@@ -61,8 +61,15 @@ def cycle(state: State, pay: dict[str, int], out: Out) -> None:
     out.say("tactic.cycled", count=sum(pay.values()), card=top(state))
 
 
-def search(state: State, hero_id: str, card: str, out: Out) -> None:
-    """Armin: with one Tactic symbol, a card of the pile goes on top, the others' order kept."""
+def in_pile(state: State) -> list[str]:
+    """Every card still in the pile, those whose position is not known yet included."""
+    tactics = state["tactics"]
+    return [c for c in tactics["pile"] if c] + tactics["unknown"]
+
+
+def bring_to_top(state: State, card: str) -> None:
+    """A card of the pile goes on top, the others' order kept; conditions met this round were
+    for another card."""
     tactics = state["tactics"]
     if card in tactics["pile"]:
         tactics["pile"].remove(card)
@@ -70,12 +77,16 @@ def search(state: State, hero_id: str, card: str, out: Out) -> None:
         tactics["pile"].remove(None)
         tactics["unknown"].remove(card)
     else:
-        raise RuleError("tactic.not_in_pile", card=card,
-                        possible=[c for c in tactics["pile"] if c] + tactics["unknown"])
-    spend(state, hero_id, {"tactic": 1})
+        raise RuleError("tactic.not_in_pile", card=card, possible=in_pile(state))
     tactics["pile"].insert(0, card)
     tactics["met"] = []
     _settle(state)
+
+
+def search(state: State, hero_id: str, card: str, out: Out) -> None:
+    """Armin: with one Tactic symbol, a card of the pile goes on top, the others' order kept."""
+    bring_to_top(state, card)
+    spend(state, hero_id, {"tactic": 1})
     out.say("tactic.searched", hero=hero_id, card=card)
 
 

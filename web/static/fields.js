@@ -1,0 +1,135 @@
+// Definition fields drawn from their description (GET /api/definitions: text, number, choice,
+// yes/no, list, object, and an effect of a game's vocabulary: its op, then that op's fields).
+// What is typed is kept in a store of the caller's ({values, sizes}), not in the DOM, which the
+// page redraws at every change of the table. A list without a maximum (e.g. a card's effects)
+// grows one item at a time with its "+" button. Used by "Teach a card" (teach.js) and by a game's
+// own forms (e.g. the Titan's phone saying what a printed effect did).
+"use strict";
+
+const Fields = (() => {
+  const forms = {};  // a form's data-form -> the fields drawn in it
+
+  /** A field's label; a name used with several types may have one per type
+   * (``ui.field_effects_list``: effects, where another game takes their printed text). */
+  function labelOf(spec) {
+    const key = [`ui.field_${spec.name}_${spec.type}`, `ui.field_${spec.name}`]
+      .find((k) => k in TEXTS.en);
+    return key ? t(key) : name(spec.name);  // e.g. a symbol of a count per symbol
+  }
+
+  const optionLabel = (v) => (typeof v === "number" ? String(v) : name(v));
+
+  /** The fields of the form ``form`` (its data-form), typed values kept in ``store``, and
+   * ``redraw`` called when the form must change shape (another op, one more item). */
+  function make(form, store, redraw) {
+    const shown = {};  // path -> items drawn, for lists without a maximum
+
+    /** How many items a list shows: its maximum, else as many as were asked for. */
+    const slots = (spec, path) => spec.max ?? store.sizes[path] ?? Math.max(1, spec.min);
+
+    /** The op chosen for an effect, and that op's description. */
+    const chosenOp = (spec, path) => spec.ops.find((o) => o.op === store.values[`${path}.op`]);
+
+    /** One field, named by its path in the definition (``rewards.mana``, ``effects.0.op``). */
+    function input(spec, path) {
+      const value = store.values[path] ?? "";
+      if (spec.type === "list" || spec.type === "object") {
+        const parts = spec.type === "list"
+          ? Array.from({length: slots(spec, path)}, (_, i) => input(spec.item, `${path}.${i}`))
+          : spec.fields.map((f) => labelled(f, `${path}.${f.name}`));
+        const open = spec.type === "list" && spec.max == null;
+        if (open) shown[path] = parts.length;
+        const more = open ? button("more-items", t("ui.teach_more"), `data-path="${esc(path)}"`)
+          : "";
+        return `<div class="parts">${parts.join("")}${more}</div>`;
+      }
+      if (spec.type === "effect") {
+        const op = chosenOp(spec, path);
+        return `<div class="parts effect"><select name="${path}.op" data-redraw="1" ` +
+          `aria-label="${esc(t("ui.field_op"))}"><option value="">—</option>` +
+          spec.ops.map((o) => `<option value="${esc(o.op)}"${op === o ? " selected" : ""}>` +
+          `${esc(name(o.op))}</option>`).join("") + "</select>" +
+          (op ? op.fields.map((f) => labelled(f, `${path}.${f.name}`)).join("") : "") +
+          "</div>";
+      }
+      if (spec.type === "choice" || spec.type === "yes_no") {
+        const values = spec.type === "choice" ? spec.options.map(String) : ["yes", "no"];
+        const labels = spec.type === "choice" ? spec.options.map(optionLabel)
+          : [t("ui.yes"), t("ui.no")];
+        return `<select name="${path}"><option value="">—</option>` + values.map((v, i) =>
+          `<option value="${esc(v)}"${v === value ? " selected" : ""}>${esc(labels[i])}` +
+          "</option>").join("") + "</select>";
+      }
+      const type = spec.type === "number" ? `type="number" min="${spec.min ?? ""}" ` +
+        `max="${spec.max ?? ""}"` : 'type="text"';
+      return `<input ${type} name="${path}" value="${esc(value)}">`;
+    }
+
+    /** A field with its label (a fieldset for lists, objects and effects). */
+    function labelled(spec, path) {
+      const mark = spec.required ? " *" : "";
+      const wrap = ["list", "object", "effect"].includes(spec.type) ? "fieldset" : "label";
+      const head = wrap === "fieldset" ? `<legend>${esc(labelOf(spec) + mark)}</legend>`
+        : `<span>${esc(labelOf(spec) + mark)}</span> `;
+      return `<${wrap}>${head}${input(spec, path)}</${wrap}>`;
+    }
+
+    /** The value of one field from the store (undefined: left out). */
+    function value(spec, path) {
+      if (spec.type === "list") {
+        const items = Array.from({length: slots(spec, path)}, (_, i) =>
+          value(spec.item, `${path}.${i}`)).filter((v) => v !== undefined);
+        return items.length ? items : undefined;
+      }
+      if (spec.type === "effect") {
+        const op = chosenOp(spec, path);
+        return op && {op: op.op, ...value({type: "object", fields: op.fields}, path)};
+      }
+      if (spec.type === "object") {
+        const entries = spec.fields.map((f) => [f.name, value(f, `${path}.${f.name}`)])
+          .filter(([, v]) => v !== undefined);
+        return entries.length ? Object.fromEntries(entries) : undefined;
+      }
+      const raw = String(store.values[path] ?? "").trim();
+      if (raw === "") return undefined;
+      if (spec.type === "yes_no") return raw === "yes";
+      if (spec.type === "number") return Number(raw);
+      if (spec.type === "choice") return spec.options.find((o) => String(o) === raw);
+      return raw;
+    }
+
+    /** Keep what was typed in one of the fields. */
+    function keep(target) {
+      store.values[target.name] = target.value;
+      if (target.dataset.redraw) redraw();
+    }
+
+    /** One more item in a list without a maximum (e.g. another effect). */
+    function more(path) {
+      store.sizes[path] = (shown[path] ?? 1) + 1;
+      redraw();
+    }
+
+    forms[form] = {keep, more};
+    return {labelled, value};
+  }
+
+  const owner = (el) => {
+    const form = el.closest && el.closest("form[data-form]");
+    return form && forms[form.dataset.form];
+  };
+
+  /** Keep what is typed in a form whose fields ``make`` drew (input and change events). */
+  function keep(target) {
+    const fields = owner(target);
+    if (fields && target.name) fields.keep(target);
+  }
+
+  /** The "+" button of a list without a maximum. */
+  function more(el) {
+    const fields = owner(el);
+    if (fields) fields.more(el.dataset.path);
+  }
+
+  return {make, keep, more};
+})();

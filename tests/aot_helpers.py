@@ -9,9 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
+from sessiontools import play as play  # the same for every game
+from sessiontools import refused as refused
 
-from companion.engine import RuleError, Session
+from companion.engine import Session
 from companion.games.aot_last_stand import GAME
 
 PLAYERS = ("Corentin", "Léa", "Sam", "Zoé")
@@ -35,14 +36,6 @@ def setup_event(heroes: tuple[tuple[str, int], ...] = (("eren", 0), ("mikasa", 0
             "tactics": PILE if tactics is None else tactics, **extra}
 
 
-def play(session: Session, *events: dict[str, Any]):
-    """Submit events in order; return the last Step."""
-    step = None
-    for event in events:
-        step = session.submit(event)
-    return step
-
-
 def rolls(**faces: list[str]) -> list[dict[str, Any]]:
     """First rolls of step 2, one per hero."""
     return [{"type": "roll", "hero": hero, "faces": f} for hero, f in faces.items()]
@@ -54,14 +47,3 @@ NEXT = {"type": "next"}
 def commit(up: str = "pietinement", down: str = "frenesie") -> dict[str, Any]:
     """Step 1: the Titan's two cards."""
     return {"type": "commit", "up": up, "down": down}
-
-
-def refused(session: Session, event: dict[str, Any], key: str) -> RuleError:
-    """Submit an event that must be refused with ``key``; check nothing changed."""
-    view, journal = session.view(), len(session.journal_entries())
-    with pytest.raises(RuleError) as error:
-        session.submit(event)
-    assert error.value.key == key, error.value
-    assert session.view() == view
-    assert len(session.journal_entries()) == journal
-    return error.value

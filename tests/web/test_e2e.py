@@ -19,7 +19,7 @@ from pathlib import Path
 
 import playwright.sync_api as playwright
 import pytest
-from webtools import PIN, setup_event
+from webtools import GAME_SETUPS, PIN, setup_event
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():  # a missing browser is a broken machine, never a silent skip
@@ -242,6 +242,36 @@ def test_host_names_an_unknown_tag_and_checks_the_box(browser, tmp_path):
         expect(box).to_contain_text("it is Incube")
         expect(box.locator(".checks")).to_contain_text("RFID reader")
         shoot(host, "host-box")
+        assert not host.errors
+    finally:
+        server.stop()
+
+
+def test_an_unknown_tag_is_named_in_any_game(browser, tmp_path):
+    """Runemasters has no card picker of its own: the Box section asks which monster the tag is,
+    among every id the game knows, and the monster is revealed."""
+    sys.path.insert(0, str(ROOT / "tests" / "hardware"))
+    from hwfakes import FakeKeyboard
+
+    keyboard = FakeKeyboard(tmp_path / "event-kbd")
+    conf = tmp_path / "box.toml"
+    conf.write_text(f'[speech]\nbackend = "silent"\n[rfid]\nreader = "keyboard"\n'
+                    f'device = "{keyboard.path}"\n')
+    server = Server(tmp_path / "data", config=conf)
+    try:
+        host = phone(browser, server.url + "?lang=fr")
+        become_host(host)
+        version = ApiHost(server.url).send(GAME_SETUPS["runemasters"])
+        at_version(host, version)
+        keyboard.type("04A1B2C3")
+        question = host.locator("form.tag-question")
+        expect(question).to_contain_text("Badge inconnu 04A1B2C3", timeout=5000)
+        question.locator("select[name=card]").select_option("troll-green")
+        question.locator("button").click()
+        at_version(host, version + 1)
+        expect(question).to_have_count(0, timeout=5000)
+        tags = json.loads((tmp_path / "data" / "tags.json").read_text())["tags"]
+        assert tags["04A1B2C3"] == {"card": "troll-green", "game": "runemasters"}
         assert not host.errors
     finally:
         server.stop()

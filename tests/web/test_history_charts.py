@@ -4,9 +4,11 @@ per series, titled in the viewer's language."""
 
 from __future__ import annotations
 
+import aot_helpers as aot
 import pytest
 from lastheroes_helpers import END, kill, load, open_session, play, start, turn
 from runemasters_helpers import idle_turn, new_session, play_game, setup_event
+from test_aot_endings import full_round, teach_action
 from test_rm_endings import CARDS, EVENTS
 
 from web import WebConfig, create_app
@@ -61,3 +63,26 @@ def test_runemasters_charts_life_temple_and_pile(tmp_path, client_for):
     assert left == sorted(left, reverse=True) and left[-1] < size, "cards are drawn, never added"
     assert set(series["chart.life"]["lines"]) == {"Kulak", "Kyreas"}
     assert series["chart.temple"]["top"] == session.state["temple"]["max"]
+
+
+def test_attack_on_titan_charts_cannons_citizens_health_and_hearts(tmp_path, client_for):
+    """The cannons ending of tests/test_aot_endings.py, charted: one Cannon fewer or more each
+    round until none is left."""
+    session = aot.new_session(tmp_path)
+    aot.play(session, aot.setup_event(),
+             teach_action("basic-3", [{"op": "destroy", "amount": 2}]),
+             teach_action("basic-4", [{"op": "destroy", "amount": 1}]))
+    cards = [("frenesie", "basic-3"), ("basic-4", "pietinement")]
+    for n in range(3):
+        full_round(session, *cards[n % 2])
+        if session.view()["status"] == "playing":
+            session.submit(aot.NEXT)
+    client = client_for(session)
+    series = client.get("/api/history").json["games"][0]["series"]
+    cannons = series["chart.cannons"]
+    assert cannons["turns"] == [1, 2, 3] and cannons["top"] == 6
+    assert cannons["lines"][""][-1] == 0 and cannons["lines"][""] == sorted(
+        cannons["lines"][""], reverse=True)
+    assert set(series["chart.hearts"]["lines"]) == {"Corentin", "Léa", "Sam"}
+    page = client.get("/history?lang=fr").get_data(as_text=True)
+    assert page.count('<svg class="chart"') == 4 and "Canons restants" in page

@@ -181,10 +181,6 @@ setInterval(() => {
   if (app.host && app.hostOpen && app.sensors) loadBox();
 }, 2000);
 
-setInterval(() => {
-  if (app.host && app.hostOpen && app.sensors) loadBox();
-}, 2000);
-
 async function loadFrames() {
   const data = await (await fetch("/api/history")).json();
   const current = data.games.find((g) => g.id === data.current);
@@ -293,6 +289,20 @@ function renderHost() {
   if (search && app.pick.focusSearch) { search.focus(); search.setSelectionRange(99, 99); }
 }
 
+/** Which card an unknown tag is, for a game whose renderer does not ask it itself: every id
+ * the game knows, by kind. */
+function tagQuestion(pending) {
+  const known = catalogFor(app.pic.view.game);
+  const ids = known ? Object.entries(known.ids || {}) : [];
+  return `<form data-form="enroll" class="tag-question"><h3>` +
+    `${esc(t("ui.tag_question", {uid: pending.uid}))} ` +
+    `<small>${esc(t("ui.tag_left", {n: pending.seconds_left}))}</small></h3>` +
+    `<select name="card" required>${ids.map(([kind, items]) =>
+      `<optgroup label="${esc(name(kind))}">${items.map((id) =>
+        `<option value="${esc(id)}">${esc(name(id))}</option>`).join("")}</optgroup>`).join("")}` +
+    `</select> <button>${esc(t("ui.tag_name_it"))}</button></form>`;
+}
+
 /** The new-game form: which game (every installed one), then that game's own setup form. */
 function newGame() {
   const chosen = app.setupGame || (app.pic.view.game in GAMES ? app.pic.view.game : BOOT.games[0]);
@@ -321,7 +331,9 @@ const clock = (at) => new Date(at * 1000).toLocaleTimeString(app.lang);
 
 function boxSection() {
   const box = app.box.status;
-  let html = `<details data-details="box"${app.box.open ? " open" : ""}><summary>` +
+  const game = gameOf(app.pic && app.pic.view);
+  const asked = box && box.pending_tag && !(game && game.asksTags);
+  let html = (asked ? tagQuestion(box.pending_tag) : "") + `<details data-details="box"${app.box.open ? " open" : ""}><summary>` +
     `${esc(t("ui.box"))}</summary>`;
   if (!box) return html + "<p>…</p></details>";
   const failing = Object.entries(box.problems);
@@ -396,6 +408,7 @@ const FORMS = {
   pin: (d) => post("/api/pin", {pin: d.pin}).then((r) => r && hostStatus()),
   login: (d) => post("/api/login", {pin: d.pin}).then((r) => r && hostStatus()),
   "teach-any": () => Teach.submit(),
+  enroll: (d) => post("/api/box/enroll", {card: d.card}).then((r) => r && loadBox()),
 };
 
 const ACTIONS = {

@@ -8,8 +8,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from companion.engine import Event, Expectation, Message, Prompt, RuleError, Step
-from companion.engine.catalog import localized
+from companion.engine import Event, Expectation, Message, Prompt, RuleError, Step, Tally
+from companion.engine.catalog import OwnerTaught, learn, localized
 
 from . import board, steps, tactics
 from .adjust import on_adjust
@@ -39,10 +39,11 @@ PROMPT_KEYS = {
 }
 
 
-class LastStand:
+class LastStand(OwnerTaught):
     """The rules of Attack on Titan: The Last Stand (Cryptozoic / Don't Panic Games, 2017)."""
 
     id = "aot-last-stand"
+    catalog = CATALOG
     events = EVENTS
     messages_dir = Path(__file__).parent / "messages"
     roles = ROLES
@@ -80,13 +81,16 @@ class LastStand:
         names.update({i: d["name"] for i, d in catalog["hero"].items()})
         return names
 
-    def known_definitions(self, owner: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """The package's definitions completed by the owner's, by kind and id."""
-        return merged(owner)
-
-    def check_definition(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
-        """Validate an owner's definition; its id is part of ``data`` as ``id``."""
-        return CATALOG.check_entry(kind, data)
+    def tally(self, state: State) -> Tally:
+        """The history charts, round by round: the Titan's health marker, Citizens devoured,
+        Cannons left and each hero's hearts."""
+        return Tally(state["round"], {
+            "chart.health": {"": state["health"]},
+            "chart.devoured": {"": state["devoured"]},
+            "chart.cannons": {"": state["cannons"]},
+            "chart.hearts": {h["player"]: h["hearts"] for h in state["heroes"].values()},
+        }, {"chart.health": state["track"]["length"], "chart.devoured": DATA["citizens"],
+            "chart.cannons": DATA["cannons"], "chart.hearts": DATA["hearts"]})
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -449,15 +453,6 @@ def on_teach(state: State, fields: dict[str, Any], out: Out) -> None:
         state["track"] = {k: track[k] for k in ("length", "weak", "kill")}
         state["health"] = min(state["health"], track["length"])
     out.label = Message("history.teach", {"kind": kind, "id": item})
-
-
-def learn(state: State, kind: str, item: str, definition: dict[str, Any], out: Out) -> None:
-    """Complete a definition in this game's catalog (copied, never changed in place: earlier
-    states share it) and have the session remember it for later games."""
-    catalog = dict(state["catalog"])
-    catalog[kind] = {**catalog[kind], item: {**catalog[kind].get(item, {}), **definition}}
-    state["catalog"] = catalog
-    out.learned.append((kind, item, definition))
 
 
 HANDLERS: dict[str, Handler] = {

@@ -482,5 +482,5 @@ function tap(target) {
 }
 
 registerGame("last-bastion", {top, helper, board, heroes, reserve, setupForm, host, tap,
-  forms: FORMS, actions: ACTIONS, simulated: ["dice", "card"]});
+  forms: FORMS, actions: ACTIONS, simulated: ["dice", "card"], asksTags: true});
 })();

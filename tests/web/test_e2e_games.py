@@ -6,7 +6,16 @@ page follows. With
 
 from __future__ import annotations
 
-from test_e2e import at_version, become_host, browser, expect, phone, server, shoot  # noqa: F401
+from test_e2e import (  # noqa: F401
+    ApiHost,
+    at_version,
+    become_host,
+    browser,
+    expect,
+    phone,
+    server,
+    shoot,
+)
 
 
 def start(browser, server, game: str):  # noqa: F811
@@ -89,5 +98,38 @@ def test_last_heroes_from_the_host_page(browser, server):  # noqa: F811
     load_charger(host)
     at_version(viewer, 3)
     expect(viewer.locator("#heroes .hero").first).to_contain_text("●●")
+    correction = host.locator("details[data-details=event-adjust]")
+    if not correction.evaluate("(details) => details.open"):
+        correction.locator("summary").click()
+    correction.locator("select[name=hero]").select_option("echo")
+    correction.locator("input[name=charisma]").fill("2")
+    correction.locator("input[name=note]").fill("forgot a CLICK")
+    correction.locator("form button").click()
+    at_version(viewer, 4)
+    expect(viewer.locator("#heroes .hero").nth(1)).to_contain_text("Charisma 2")
     shoot(viewer, "last-heroes-phone")
     assert not viewer.errors and not host.errors
+
+
+def test_what_the_host_types_survives_an_event_from_the_table(browser, server):  # noqa: F811
+    """The controls are redrawn at every change of the table: a half-typed correction stays;
+    sent, it corrects the Temple's Life («Le Temple ... points de vie», rulebook setup), and the
+    form starts afresh."""
+    viewer, host = start(browser, server, "runemasters")
+    host.fill("input[name=player-kulak]", "Ann")
+    host.click("form[data-form=setup] button")
+    at_version(host, 1)
+    correction = host.locator("details[data-details=event-adjust]")
+    if not correction.evaluate("(details) => details.open"):
+        correction.locator("summary").click()
+    note = correction.locator("input[name=note]")
+    note.fill("the Temple lost a point")
+    ApiHost(server.url).send({"type": "card", "id": "troll-green"})  # from another phone
+    at_version(host, 2)
+    expect(note).to_have_value("the Temple lost a point")
+    correction.locator("input[name=temple]").fill("5")
+    correction.locator("form button").click()
+    at_version(viewer, 3)
+    expect(viewer.locator("#deck")).to_contain_text("Temple ♥ 5/6")
+    expect(note).to_have_value("")
+    assert not host.errors

@@ -285,6 +285,7 @@ function renderHost() {
     html += `<details><summary>${esc(t("ui.new_game"))}</summary>${newGame()}</details>`;
   }
   box.innerHTML = `<h2>${esc(t("ui.host"))}</h2>` + html;
+  Typed.restore(box);
   const search = box.querySelector("input[name=search]");
   if (search && app.pick.focusSearch) { search.focus(); search.setSelectionRange(99, 99); }
 }
@@ -402,6 +403,40 @@ function sendAsRole(event) {
 
 // -- host events from the controls -----------------------------------------------------------------
 
+/** What the host typed in a form and has not sent yet survives redraws: an event from the table
+ * (a button, a tag, the camera, another phone) redraws the controls while someone types. Only
+ * fields the host changed are put back, so a form prefilled from the state follows the state. */
+const Typed = (() => {
+  const values = new Map();
+  const formKey = (form) =>
+    `${form.dataset.form}/${form.dataset.game || ""}/${form.dataset.event || ""}/`;
+  const key = (el) => {
+    const form = el.closest("#host form[data-form]");
+    return form && el.name ? formKey(form) + el.name +
+      (el.type === "radio" ? "=" + el.value : "") : null;
+  };
+  const checkable = (el) => el.type === "checkbox" || el.type === "radio";
+
+  return {
+    keep(el) {
+      const k = key(el);
+      if (k) values.set(k, checkable(el) ? el.checked : el.value);
+    },
+    restore(box) {
+      for (const el of box.querySelectorAll("form[data-form] [name]")) {
+        const k = key(el);
+        if (!values.has(k)) continue;
+        if (checkable(el)) el.checked = values.get(k);
+        else el.value = values.get(k);
+      }
+    },
+    forget(form) {
+      const prefix = formKey(form);
+      for (const k of [...values.keys()]) if (k.startsWith(prefix)) values.delete(k);
+    },
+  };
+})();
+
 function formData(form) { return Object.fromEntries(new FormData(form).entries()); }
 
 const FORMS = {
@@ -455,12 +490,13 @@ document.addEventListener("submit", (e) => {
   const form = e.target.closest("form[data-form]");
   if (!form) return;
   e.preventDefault();
+  Typed.forget(form);
   const submit = handler("forms", form.dataset.form, form);
   if (submit) submit(formData(form), form);
 });
 
 document.addEventListener("input", (e) => {
-  if (!Teach.keep(e.target)) Fields.keep(e.target);
+  if (!Teach.keep(e.target) && !Fields.keep(e.target)) Typed.keep(e.target);
   if (e.target.name === "search") {
     app.pick.search = e.target.value;
     app.pick.focusSearch = true;
@@ -469,7 +505,7 @@ document.addEventListener("input", (e) => {
 });
 
 document.addEventListener("change", (e) => {
-  if (!Teach.keep(e.target)) Fields.keep(e.target);
+  if (!Teach.keep(e.target) && !Fields.keep(e.target)) Typed.keep(e.target);
   if (e.target.name === "game-choice") { app.setupGame = e.target.value; renderHost(); }
   if (e.target.name === "mover") app.pick.mover = e.target.value;
   if (e.target.name === "hero" && e.target.closest("form[data-form=fix-hero]")) {

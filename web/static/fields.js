@@ -119,10 +119,13 @@ const Fields = (() => {
     return form && forms[form.dataset.form];
   };
 
-  /** Keep what is typed in a form whose fields ``make`` drew (input and change events). */
+  /** Keep what is typed in a form whose fields ``make`` drew (input and change events); say
+   * whether the target was one of them. */
   function keep(target) {
     const fields = owner(target);
-    if (fields && target.name) fields.keep(target);
+    if (!fields || !target.name) return false;
+    fields.keep(target);
+    return true;
   }
 
   /** The "+" button of a list without a maximum. */

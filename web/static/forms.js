@@ -1,6 +1,6 @@
 // Host controls generated from a small per-game description of its events: a form per event
 // the game accepts now (fields: choice, multi, number, text with an optional placeholder, check,
-// pay), dice faces to tap for the expected profile, the options of a choice and the prompts'
+// yesno, pay), dice faces to tap for the expected profile, the options of a choice and the prompts'
 // answers as buttons.
 "use strict";
 
@@ -29,6 +29,11 @@ const Controls = (() => {
     if (spec.kind === "check") {
       return `<label><input type="checkbox" name="${spec.name}"> ${esc(label(spec))}</label>`;
     }
+    if (spec.kind === "yesno") {  // true, false or left out: a correction may set either
+      return `<label>${head}<select name="${spec.name}"><option value="">—</option>` +
+        ["true", "false"].map((v) => `<option value="${v}">${esc(name(v))}</option>`).join("") +
+        "</select></label>";
+    }
     if (spec.kind === "pay") {
       return `<fieldset><legend>${head}</legend>` + values.map((who) => `<p>${esc(name(who))} ` +
         spec.symbols.map((s) => `<label>${esc(name(s))} <input type="number" min="0" max="9" ` +
@@ -45,6 +50,12 @@ const Controls = (() => {
         `${esc(show(spec, v))}</option>`).join("")}</datalist>` : "") + "</label>";
   }
 
+  /** "a, b, c" typed in a text field as a list (numbers with ``numbers``). */
+  function list(text, numbers = false) {
+    const items = text.split(",").map((v) => v.trim()).filter(Boolean);
+    return numbers ? items.map(Number) : items;
+  }
+
   /** The value of one field read from its form (undefined: left out). */
   function read(spec, form) {
     const data = new FormData(form);
@@ -54,6 +65,7 @@ const Controls = (() => {
         : undefined;
     }
     if (spec.kind === "check") return data.has(spec.name) || undefined;
+    if (spec.kind === "yesno") return {true: true, false: false}[data.get(spec.name)];
     if (spec.kind === "pay") {
       const pay = {};
       for (const [key, value] of data.entries()) {
@@ -147,5 +159,5 @@ const Controls = (() => {
   /** Remember that the host folded or unfolded an event's form. */
   const fold = (type, open) => { unfolded[type] = open; };
 
-  return {make, field, read, eventForms, eventFrom, fold};
+  return {make, field, read, list, eventForms, eventFrom, fold};
 })();

@@ -89,6 +89,21 @@ const DESCRIPTION = {
   reveal: {fields: [{name: "card", kind: "text"},
     {name: "column", kind: "number", min: 1, max: 5, optional: true},
     {name: "level", kind: "number", min: 1, max: 3, optional: true}]},
+  adjust: {fields: [{name: "hero", kind: "choice", from: heroIds, optional: true},
+    {name: "jokers", kind: "number", min: 0, max: 3, optional: true},
+    {name: "charisma", kind: "number", min: -99, max: 99, optional: true},
+    {name: "loaded", kind: "text", optional: true, placeholder: "pistol-3, crossbow-6"},
+    {name: "pawn", kind: "text", optional: true, placeholder: t("ui.lh_pawn_hint")},
+    {name: "slot", kind: "choice", from: slots, label: slotLabel, optional: true},
+    {name: "ammo", kind: "number", min: 0, max: 9, optional: true},
+    {name: "column", kind: "number", min: 1, max: 5, optional: true},
+    {name: "level", kind: "number", min: 1, max: 3, optional: true},
+    {name: "monster", kind: "text", optional: true},
+    {name: "note", kind: "text", optional: true}],
+  build: (f) => ({...f,
+    ...(f.loaded === undefined ? {} : {loaded: Controls.list(f.loaded)}),
+    ...(f.pawn === undefined ? {} : {pawn: f.pawn === "0" ? false : Controls.list(f.pawn, true)}),
+  })},
 };
 
 const controls = Controls.make({

@@ -102,6 +102,19 @@ const DESCRIPTION = {
   ultimate: {fields: [{name: "target", kind: "choice", from: guardians, optional: true},
     {name: "to", kind: "choice", from: () => PATHS, optional: true}]},
   end_turn: {},
+  adjust: {fields: [{name: "guardian", kind: "choice", from: guardians, optional: true},
+    ...["life", "mana", "ultimate"].map((n) => ({name: n, kind: "number", min: 0, max: 4,
+      optional: true})),
+    {name: "path", kind: "choice", from: () => PATHS, optional: true},
+    {name: "shield", kind: "yesno"}, {name: "poison", kind: "yesno"},
+    {name: "temple", kind: "number", min: 0, max: 12, optional: true},
+    {name: "space", kind: "text", optional: true, placeholder: "red.2"},
+    {name: "card", kind: "text", optional: true},
+    {name: "wounds", kind: "text", optional: true, placeholder: "0, 2"},
+    {name: "to", kind: "text", optional: true, placeholder: "blue.1"},
+    {name: "remove", kind: "check"},
+    {name: "note", kind: "text", optional: true}],
+  build: (f) => (f.wounds === undefined ? f : {...f, wounds: Controls.list(f.wounds, true)})},
 };
 
 const controls = Controls.make({

@@ -17,6 +17,7 @@ from hardware.table import Table
 
 from . import api, box, definitions, errors, history, host, openapi, pages, roles
 from .auth import HostSessions, LoginLimiter, PinStore, RoleTokens
+from .compress import gzip_response
 from .config import WebConfig
 from .context import EXTENSION, Companion
 from .hub import Hub
@@ -49,5 +50,6 @@ def create_app(session: Session, config: WebConfig | None = None, table: Table |
     for module in (api, box, definitions, host, history, openapi, pages, roles):
         app.register_blueprint(module.bp)
     app.after_request(host.attach_csrf)
+    app.after_request(gzip_response)
     errors.install(app)
     return app

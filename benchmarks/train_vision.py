@@ -1,17 +1,27 @@
-"""Train the dice detector and pip classifier shipped in ``vision/models`` (training only).
+"""Train the dice detector, pip classifier and face embedder shipped in ``vision/models``
+(training only).
 
     .venv/bin/pip install torch==2.13.0 onnx   # for training only: never needed at run time
-    .venv/bin/python benchmarks/train_vision.py [PART ...] [--steps N] [--threads N]
+    .venv/bin/python benchmarks/train_vision.py [PART ...] [--steps N] [--classifier-steps N]
+        [--threads N] [--keep-detector] [--out DIR] [--faces-without PROFILE ...]
 
-PART is ``fold0`` .. ``fold4`` or ``final`` (default: all). Two processes with one thread each,
-for instance ``fold0 fold1 fold2`` and ``fold3 fold4 final``, share two cores best.
+PART is ``fold0`` .. ``fold4``, ``final`` or ``faces`` (default: all). Two processes with one
+thread each, for instance ``fold0 fold1 fold2 faces`` and ``fold3 fold4 final``, share two cores
+best (about 5 minutes a part with ``--keep-detector``, 25 with the detector). The shipped pip
+models have detectors trained with the defaults and classifiers retrained with the defaults and
+``--keep-detector``; ``faces.json`` was trained with ``faces --classifier-steps 3000``.
+
+``faces`` trains the embedder of learned profiles on dice of every profile (renders, seeds 95000
+and up, and the real pip photos); ``--faces-without`` leaves profiles out, to check that dice the
+embedder never saw are still read once taught (then rebuild the profile defaults with
+``python -m vision.defaults`` and run the benchmark).
 
 Data: the 200 labelled real photos of ``../shared/data/dice/byler-d6-train`` (read in place,
 never copied) and synthetic renders of every profile (``vision.synth``, seeds 90000 and up, which
 neither the benchmark (1000+) nor the tests use). Honest figures on the real photos come from
 k-fold training by image: each photo belongs to one fold (``vision.models.fold_of``); the model of
 fold k never sees the photos of fold k, and the benchmark reads each photo with the model that did
-not see it. ``folds.json`` holds those k models, ``dice.json`` the model trained on everything
+not see it. ``fold<k>.json`` holds those k models, ``dice.json`` the model trained on everything
 (what ``vision.read`` uses).
 """
 
@@ -39,6 +49,7 @@ from vision.net import (  # noqa: E402
     CROP,
     CROP_SCALE,
     DET_INPUT,
+    EMBED,
     NOT_A_DIE,
     SIZE_UNIT,
     STRIDE,
@@ -54,6 +65,8 @@ MODELS = Path(__file__).resolve().parent.parent / "vision" / "models"
 CLASSES = ("1", "2", "3", "4", "5", "6", NOT_A_DIE)
 PATCH = 192  # detector training patch (input pixels)
 DETECT_THRESHOLD = 0.3
+COSINE_SCALE = 16.0  # sharpness of the embedder's training softmax over cosine similarities
+FACE_RENDERS = 300  # synthetic frames per learned profile for the embedder
 
 
 def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
@@ -83,18 +96,46 @@ class Detector(nn.Module):
 
 
 class Classifier(nn.Module):
-    """Pip face (or not a die) of a ``CROP``-pixel cut-out."""
+    """Pip face (or not a die) of a ``CROP``-pixel cut-out.
+
+    The head sees the whole ``CROP / 8`` square map, not its average: the photos are taken a
+    little from the side, so pips of the side faces show at the crop's edge, and only where the
+    pips lie tells the top face from those.
+    """
 
     def __init__(self) -> None:
         super().__init__()
         self.body = nn.Sequential(
             conv(3, 24), nn.MaxPool2d(2), conv(24, 48), nn.MaxPool2d(2),
-            conv(48, 64), nn.MaxPool2d(2), conv(64, 64), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+            conv(48, 64), nn.MaxPool2d(2), conv(64, 64), nn.Flatten(),
         )
-        self.head = nn.Linear(64, len(CLASSES))
+        self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(64 * (CROP // 8) ** 2, len(CLASSES)))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return torch.softmax(self.head(self.body(x)), 1)
+
+
+class Embedder(nn.Module):
+    """Face description of a ``CROP``-pixel cut-out for learned profiles: ``EMBED`` numbers,
+    compared by nearest neighbour with taught examples (so new faces need no retraining).
+
+    Trained as a classifier over the faces of every profile (cosine logits against one learned
+    centre per face); only ``body`` is shipped. Global pooling and turned training cut-outs make
+    the description nearly independent of how the die lies.
+    """
+
+    def __init__(self, faces: int) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            conv(3, 24), nn.MaxPool2d(2), conv(24, 48), nn.MaxPool2d(2),
+            conv(48, 64), nn.MaxPool2d(2), conv(64, 64), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+            nn.Linear(64, EMBED),
+        )
+        self.centres = nn.Parameter(torch.randn(faces, EMBED))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        emb = nn.functional.normalize(self.body(x), dim=1)
+        return COSINE_SCALE * emb @ nn.functional.normalize(self.centres, dim=1).T
 
 
 # ---- data ---------------------------------------------------------------------------------
@@ -115,6 +156,64 @@ def load_synthetic(frames: int, seed: int = 90000) -> list[tuple[str, np.ndarray
         image, truths = render(name, rng)
         out.append((name, image, [(t.face, t.box) for t in truths]))
     return out
+
+
+def face_patches(
+    real: list, per_profile: int, without: tuple[str, ...] = (), seed: int = 95000
+) -> tuple[list, list[str]]:
+    """Every die of ``per_profile`` renders of each profile (d6 included, those in ``without``
+    left out) and of the real photos as ``(face index, patch, die side)``, the patch twice the
+    die's side around its centre (small enough to keep thousands in memory), and the face names
+    (``profile:face``)."""
+    rng = np.random.default_rng(seed)
+    frames = [("d6", im, dice) for _, im, dice in real]
+    for name in (p for p in ("d6", *SYNTH_PROFILES) if p not in without):
+        for _ in range(per_profile):
+            image, truths = render(name, rng)
+            frames.append((name, image, [(t.face, t.box) for t in truths]))
+    names = sorted({f"{name}:{face}" for name, _, dice in frames for face, _ in dice})
+    patches = []
+    for name, image, dice in frames:
+        for face, (x0, y0, x1, y1) in dice:
+            side = max(x1 - x0, y1 - y0)
+            patch = cv2.getRectSubPix(image, (2 * side, 2 * side), ((x0 + x1) / 2, (y0 + y1) / 2))
+            patches.append((names.index(f"{name}:{face}"), patch, side))
+    return patches, names
+
+
+def face_sample(patch, rng: np.random.Generator) -> np.ndarray:
+    """A cut-out of a stored die patch, turned, shifted and scaled a little, with light and
+    camera changes that keep the die's colour (colour names faces here)."""
+    _, image, side = patch
+    centre = np.array([side, side], np.float32) + rng.normal(0, 0.05 * side, 2)
+    cut = crop(image, tuple(centre), side * CROP_SCALE * rng.uniform(0.9, 1.1),
+               float(rng.uniform(0, 360))).astype(np.float32)
+    cut = cut * rng.uniform(0.75, 1.25) * rng.uniform(0.93, 1.07, 3) + rng.normal(0, 4, 3)
+    cut += rng.normal(0, rng.uniform(0, 4), cut.shape)
+    if rng.random() < 0.3:
+        cut = cv2.GaussianBlur(cut, (0, 0), rng.uniform(0.3, 1.0))
+    return np.clip(cut, 0, 255).astype(np.uint8)
+
+
+def train_embedder(patches: list, faces: int, steps: int, seed: int) -> Embedder:
+    """Fit the face embedder on cut-outs of ``patches``."""
+    rng, model = np.random.default_rng(seed), Embedder(faces)
+    torch.manual_seed(seed)
+    opt = torch.optim.AdamW(model.parameters(), 3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    model.train()
+    for step in range(steps):
+        chosen = [patches[int(i)] for i in rng.integers(len(patches), size=64)]
+        x = torch.from_numpy(to_blob(np.stack([face_sample(p, rng) for p in chosen])))
+        y = torch.tensor([p[0] for p in chosen])
+        loss = nn.functional.cross_entropy(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 200 == 0:
+            print(f"  embedder step {step}/{steps} loss {loss.item():.3f}", flush=True)
+    return model.eval()
 
 
 def colour_jitter(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -179,23 +278,28 @@ def _targets(boxes: np.ndarray, grid: int) -> np.ndarray:
 
 
 def classifier_sample(frame, rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """A cut-out of one die (label its face), of a place the detector took for a die but is
-    not one, or of a random place with no die centre (both ``none``)."""
-    _, image, dice, mistakes = frame
+    """A cut-out of one die (label its face; half of the time around the detector's box for it),
+    of a place the detector took for a die but is not one, or of a random place with no die
+    centre (both ``none``)."""
+    _, image, dice, mistakes, seen = frame
     sides = [max(b[2] - b[0], b[3] - b[1]) for _, b in dice]
     typical = float(np.median(sides)) if sides else 40.0
     angle = float(rng.uniform(0, 360))
     if mistakes and rng.random() < 0.1:
         f = mistakes[int(rng.integers(len(mistakes)))]
         side = f.side * CROP_SCALE * rng.uniform(0.88, 1.12)
-        cut = crop(image, f.centre, side, angle)
-        return colour_jitter(cut, rng), CLASSES.index(NOT_A_DIE)
-    if dice and rng.random() < 0.8:
+        return augment(crop(image, f.centre, side, angle), rng), CLASSES.index(NOT_A_DIE)
+    if seen and rng.random() < 0.4:
+        face, f = seen[int(rng.integers(len(seen)))]
+        centre = np.array(f.centre) + rng.normal(0, 0.03 * f.side, 2)
+        cut = crop(image, tuple(centre), f.side * CROP_SCALE * rng.uniform(0.92, 1.08), angle)
+        return augment(cut, rng), CLASSES.index(face)
+    if dice and rng.random() < 0.67:
         face, (x0, y0, x1, y1) = dice[int(rng.integers(len(dice)))]
         side = max(x1 - x0, y1 - y0)
         centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2]) + rng.normal(0, 0.05 * side, 2)
         cut = crop(image, tuple(centre), side * CROP_SCALE * rng.uniform(0.88, 1.12), angle)
-        return colour_jitter(cut, rng), CLASSES.index(face)
+        return augment(cut, rng), CLASSES.index(face)
     centres = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for _, b in dice]).reshape(-1, 2)
     h, w = image.shape[:2]
     for _ in range(50):
@@ -203,7 +307,13 @@ def classifier_sample(frame, rng: np.random.Generator) -> tuple[np.ndarray, int]
         if len(centres) == 0 or np.hypot(*(centres - centre).T).min() > 0.45 * typical:
             break
     side = typical * CROP_SCALE * rng.uniform(0.8, 1.2)
-    return colour_jitter(crop(image, tuple(centre), side, angle), rng), CLASSES.index(NOT_A_DIE)
+    return augment(crop(image, tuple(centre), side, angle), rng), CLASSES.index(NOT_A_DIE)
+
+
+def augment(cut: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A cut-out mirrored half of the time (a mirrored pip face keeps its count), then
+    colour-jittered."""
+    return colour_jitter(np.ascontiguousarray(cut[:, ::-1]) if rng.random() < 0.5 else cut, rng)
 
 
 # ---- training -----------------------------------------------------------------------------
@@ -274,26 +384,32 @@ def onnx_b64(model: nn.Module, shape: tuple[int, ...]) -> str:
 
 def mistakes(detector: str, frames: list) -> list:
     """Add to each frame what the trained detector finds there that is no labelled die (hard
-    negatives for the classifier: holes in the tray's handle, corners, shadows)."""
+    negatives for the classifier: holes in the tray's handle, corners, shadows), and the boxes it
+    gives the labelled dice with their faces (cut-outs as the reader will make them, a little off
+    centre or too large at times)."""
     nets = DiceNets(load_onnx(detector), None, CLASSES, DETECT_THRESHOLD)
     out = []
     for name, image, dice in frames:
         found = nets.detect(image)
-        hit = {i for i, _ in match([f.box for f in found], [b for _, b in dice])}
-        out.append((name, image, dice, [f for i, f in enumerate(found) if i not in hit]))
+        pairs = match([f.box for f in found], [b for _, b in dice])
+        hit = {i for i, _ in pairs}
+        seen = [(dice[j][0], found[i]) for i, j in pairs]
+        out.append((name, image, dice, [f for i, f in enumerate(found) if i not in hit], seen))
     print(f"  {sum(len(f[3]) for f in out)} detector mistakes on the training frames", flush=True)
     return out
 
 
-def train_pair(real: list, synthetic: list, steps: int, seed: int, detector: str | None) -> dict:
+def train_pair(
+    real: list, synthetic: list, steps: tuple[int, int], seed: int, detector: str | None
+) -> dict:
     """Detector (unless given as base64 ONNX) and classifier trained on ``real`` photos plus
-    ``synthetic`` renders."""
+    ``synthetic`` renders, for ``steps`` = (detector steps, classifier steps)."""
     start = time.time()
     if detector is None:
-        detector = onnx_b64(train_detector(real + synthetic, steps, seed), (1, 3, DET_INPUT,
-                                                                             DET_INPUT))
+        detector = onnx_b64(train_detector(real + synthetic, steps[0], seed),
+                            (1, 3, DET_INPUT, DET_INPUT))
     pips = mistakes(detector, real + [f for f in synthetic if f[0] == "d6"])
-    classifier = train_classifier(pips, 2 * steps, seed + 1)
+    classifier = train_classifier(pips, steps[1], seed + 1)
     print(f"  trained in {time.time() - start:.0f} s", flush=True)
     return {
         "detector": detector,
@@ -304,27 +420,41 @@ def train_pair(real: list, synthetic: list, steps: int, seed: int, detector: str
 
 
 def main(argv: list[str] | None = None) -> int:
-    parts = [f"fold{k}" for k in range(FOLDS)] + ["final"]
+    parts = [f"fold{k}" for k in range(FOLDS)] + ["final", "faces"]
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("parts", nargs="*", choices=parts, metavar="PART", default=parts)
-    parser.add_argument("--steps", type=int, default=1200, help="training steps per network")
+    parser.add_argument("--steps", type=int, default=1200, help="detector training steps")
+    parser.add_argument("--classifier-steps", type=int, default=4000,
+                        help="pip classifier (and face embedder) training steps")
     parser.add_argument("--renders", type=int, default=400, help="synthetic training frames")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=MODELS, help="where model files are written")
+    parser.add_argument(
+        "--faces-without", nargs="+", default=(), choices=SYNTH_PROFILES, metavar="PROFILE",
+        help="train the face embedder without these profiles (to measure it on unseen dice)",
+    )
     parser.add_argument(
         "--keep-detector", action="store_true", help="retrain only the classifier of each part"
     )
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     torch.set_num_threads(args.threads)
-    real, synthetic = load_real(), load_synthetic(args.renders)
-    for part in args.parts:
+    real = load_real()
+    if "faces" in args.parts:
+        print("faces", flush=True)
+        patches, names = face_patches(real, FACE_RENDERS, tuple(args.faces_without))
+        embedder = train_embedder(patches, len(names), args.classifier_steps, 50)
+        model = {"embedder": onnx_b64(embedder.body.eval(), (1, 3, CROP, CROP)), "faces": names}
+        (args.out / "faces.json").write_text(json.dumps(model) + "\n")
+    synthetic = load_synthetic(args.renders) if set(args.parts) - {"faces"} else []
+    for part in (p for p in args.parts if p != "faces"):
         print(part, flush=True)
         k = FOLDS if part == "final" else int(part[4:])
         seen = [f for f in real if fold_of(f[0]) != k]
         name = "dice.json" if part == "final" else f"{part}.json"
-        kept = json.loads((MODELS / name).read_text())["detector"] if args.keep_detector else None
-        model = train_pair(seen, synthetic, args.steps, 10 * k, kept)
-        (MODELS / name).write_text(json.dumps(model) + "\n")
+        kept = json.loads((args.out / name).read_text())["detector"] if args.keep_detector else None
+        model = train_pair(seen, synthetic, (args.steps, args.classifier_steps), 10 * k, kept)
+        (args.out / name).write_text(json.dumps(model) + "\n")
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -26,13 +27,27 @@ def _byler_folder() -> Path:
 
 BYLER = _byler_folder()
 
+# Labels of byler-d6-train checked by eye and found wrong: (image stem, label line) -> the face
+# on top. Each was read with certainty by a model that never saw the photo; the zoomed photo
+# shows the read face (3, 4, 3 and 5 pips) and the label names a side face or a neighbour. The
+# benchmark also prints its figures against the raw labels.
+LABEL_FIXES = {
+    ("IMG_20191208_112342", 16): "3",
+    ("IMG_20191209_095439", 9): "4",
+    ("IMG_20191209_095954", 2): "3",
+    ("IMG_20191209_100722", 4): "5",
+}
+
 
 class DatasetMissing(FileNotFoundError):
     """The labelled photographs are not where the repository expects them."""
 
 
-def byler_frames(root: Path = BYLER) -> Iterator[tuple[str, np.ndarray, tuple[Truth, ...]]]:
-    """Yield ``(name, image, labelled dice)`` for each photo of the byler-d6-train set.
+def byler_frames(
+    root: Path = BYLER, fixed: bool = True
+) -> Iterator[tuple[str, np.ndarray, tuple[Truth, ...]]]:
+    """Yield ``(name, image, labelled dice)`` for each photo of the byler-d6-train set, with the
+    checked :data:`LABEL_FIXES` applied unless ``fixed`` is false.
 
     Raises :class:`DatasetMissing` with the expected path when the folder is absent.
     """
@@ -45,4 +60,10 @@ def byler_frames(root: Path = BYLER) -> Iterator[tuple[str, np.ndarray, tuple[Tr
     for path in images:
         image = load_image(path)
         h, w = image.shape[:2]
-        yield path.stem, image, load_yolo_labels(root / "labels" / f"{path.stem}.txt", w, h)
+        truths = load_yolo_labels(root / "labels" / f"{path.stem}.txt", w, h)
+        if fixed:
+            truths = tuple(
+                replace(t, face=LABEL_FIXES.get((path.stem, i), t.face))
+                for i, t in enumerate(truths)
+            )
+        yield path.stem, image, truths

@@ -5,7 +5,10 @@ marks), how much of the face the marks cover, the marks sampled on rings around 
 and reduced, ring by ring, to the magnitudes of their angular Fourier terms (a turn of the die
 only shifts each ring, which leaves those magnitudes unchanged, while a bar, a triangle, a cross
 and a ring differ there even when they cover the same area), how many separate marks there are,
-and three rotation-invariant moments of their shape.
+and three rotation-invariant moments of their shape. To that hand-made part is appended the face
+embedder's description (``vision.net.embed``, a small network trained on many profiles' faces):
+on the synthetic dice it tells apart faces the hand-made part confuses, and the hand-made part
+keeps dice the network never saw readable (see ``benchmarks/train_vision.py --faces-without``).
 """
 
 from __future__ import annotations
@@ -15,19 +18,33 @@ import numpy as np
 
 from .detect import Blob
 from .marks import cut, mark_mask
+from .net import EMBED, embed
 
 RINGS = 5  # radial rings of the polar sampling, out to half a die side
 ANGLES = 32  # samples around each ring
 ORDERS = 5  # angular Fourier orders kept per ring (0 = coverage of the ring)
-FEATURES = 6 + 1 + RINGS * ORDERS + 1 + 3
+HAND_FEATURES = 6 + 1 + RINGS * ORDERS + 1 + 3
+FEATURES = HAND_FEATURES + EMBED
+EMBED_WEIGHT = 10.0  # feature units per unit of the (unit-length) embedding
 # Divisors that bring each feature to about one unit per clearly visible difference.
 SCALES = np.array(
     [12, 6, 6, 12, 6, 6, 0.05] + [0.15] * (RINGS * ORDERS) + [1.0] + [0.6, 1.5, 1.5], np.float32
 )
 
 
-def describe(image: np.ndarray, blob: Blob) -> np.ndarray | None:
-    """The feature vector of the face on top of ``blob``, already scaled; ``None`` if unreadable."""
+def describe(image: np.ndarray, blobs: list[Blob]) -> list[np.ndarray | None]:
+    """The feature vector of the face on top of each of ``blobs``, already scaled (``None`` for
+    a face that cannot be read): the hand-made description, then the embedding."""
+    embeddings = embed(image, [b.box for b in blobs]) * EMBED_WEIGHT
+    vectors = []
+    for blob, embedding in zip(blobs, embeddings, strict=True):
+        hand = _hand(image, blob)
+        vectors.append(None if hand is None else np.concatenate([hand, embedding]))
+    return vectors
+
+
+def _hand(image: np.ndarray, blob: Blob) -> np.ndarray | None:
+    """The hand-made part of a face's description; ``None`` if the die is too small."""
     crop = cut(image, blob)
     if crop is None:
         return None
@@ -38,7 +55,7 @@ def describe(image: np.ndarray, blob: Blob) -> np.ndarray | None:
     cover = float(marks.sum()) / float(crop.inner.sum())
     raw = np.concatenate([body, ink, [cover], _shape(marks, crop.side)]).astype(np.float32)
     raw[[1, 2, 4, 5]] -= 128.0
-    return raw / SCALES
+    return (raw / SCALES).astype(np.float32)
 
 
 def _median(pixels: np.ndarray, fallback: np.ndarray) -> np.ndarray:

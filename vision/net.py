@@ -1,7 +1,8 @@
-"""The small learned models: a die detector and a pip-face classifier, run with OpenCV's ``dnn``.
+"""The small learned models: a die detector, a pip-face classifier and a face embedder, run with
+OpenCV's ``dnn``.
 
-Both are tiny convolutional networks trained by ``benchmarks/train_vision.py`` (PyTorch is needed
-for training only) and shipped as ONNX bytes inside a JSON file in ``vision/models/`` (setuptools
+All are tiny convolutional networks trained by ``benchmarks/train_vision.py`` (PyTorch is needed
+for training only) and shipped as ONNX bytes inside JSON files in ``vision/models/`` (setuptools
 ships a package's ``*.json``). At run time only OpenCV and numpy are used.
 
 * The **detector** sees the frame shrunk to fit ``DET_INPUT`` pixels (padded with the border
@@ -10,7 +11,13 @@ ships a package's ``*.json``). At run time only OpenCV and numpy are used.
   (a "centre-point" detector: no anchors, no mask, no tuning per tray).
 * The **classifier** sees each die cut out of the full-size frame, centred on the die and
   ``CROP_SCALE`` times its box side, at ``CROP`` pixels, and gives the probability of each pip
-  face and of "not a die".
+  face and of "not a die". A cut-out the network is not all but certain about (below ``SURE``)
+  is shown again turned by quarter turns and mirrored (``VIEWS`` looks in all, probabilities
+  averaged): a pip face stays the same face but the network's mistakes change, so the average is
+  more often right and less often wrong with confidence; most dice are read at a glance.
+* The **embedder** (``faces.json``) sees the same cut-out of a die of a learned profile and
+  describes it with ``EMBED`` numbers; faces are then named by their nearest taught examples
+  (``vision.classify``), so a new die is taught from photos, never by retraining.
 
 The same helpers (:func:`detector_input`, :func:`crop`) are used by training and at run time so
 that both see exactly the same pixels.
@@ -33,6 +40,9 @@ SIZE_UNIT = 32.0  # box sizes are predicted in units of 32 input pixels
 CROP = 40  # side of the classifier's input in pixels
 CROP_SCALE = 1.2  # crop side / die box side
 NOT_A_DIE = "none"
+VIEWS = 8  # looks at an unsure cut-out: four quarter turns, each also mirrored
+SURE = 0.999  # a first look at least this sure is kept as is
+EMBED = 24  # length of the face embedding of learned profiles
 
 
 @dataclass(frozen=True)
@@ -126,12 +136,27 @@ class DiceNets:
         return [_clip(f, w, h) for f in found if f.side >= 4]
 
     def classify(self, image: np.ndarray, found: list[Found]) -> np.ndarray:
-        """Class probabilities (one row per die, columns as ``classes``)."""
+        """Class probabilities (one row per die, columns as ``classes``); dice not read at
+        ``SURE`` at a glance are averaged over ``VIEWS`` turned and mirrored looks."""
         if not found:
             return np.zeros((0, len(self.classes)), np.float32)
         crops = [crop(image, f.centre, f.side * CROP_SCALE) for f in found]
+        probs = self._run(crops)
+        unsure = np.flatnonzero(probs.max(axis=1) < SURE)
+        if len(unsure):
+            looks = [_view(crops[i], v) for v in range(1, VIEWS) for i in unsure]
+            more = self._run(looks).reshape(VIEWS - 1, len(unsure), -1)
+            probs[unsure] = (probs[unsure] + more.sum(axis=0)) / VIEWS
+        return probs
+
+    def _run(self, crops: list[np.ndarray]) -> np.ndarray:
         self.classifier.setInput(to_blob(crops))
-        return self.classifier.forward().reshape(len(found), -1)
+        return self.classifier.forward().reshape(len(crops), -1)
+
+
+def _view(cut: np.ndarray, v: int) -> np.ndarray:
+    """Look ``v`` of a cut-out: ``v % 4`` quarter turns, mirrored when ``v >= 4``."""
+    return np.rot90(cut[:, ::-1] if v >= 4 else cut, v % 4)
 
 
 def load_onnx(encoded: str) -> cv2.dnn.Net:
@@ -161,6 +186,25 @@ def trained_folds() -> list[int]:
     """The folds whose held-out model is shipped (``vision/models/fold<k>.json``)."""
     names = {entry.name for entry in resources.files("vision.models").iterdir()}
     return sorted(int(n[4:-5]) for n in names if n.startswith("fold") and n.endswith(".json"))
+
+
+@cache
+def face_embedder() -> cv2.dnn.Net:
+    """The face embedder of learned profiles, shipped in ``vision/models/faces.json``."""
+    return load_onnx(read_model_file("faces.json")["embedder"])
+
+
+def embed(image: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> np.ndarray:
+    """Unit-length face embeddings (``EMBED`` numbers, one row per box) of the dice in ``boxes``:
+    what the embedder trained on many profiles' faces keeps of each cut-out, so that faces taught
+    from a few photos can be told apart by their nearest examples."""
+    if not boxes:
+        return np.zeros((0, EMBED), np.float32)
+    found = [Found(box, 1.0) for box in boxes]
+    net = face_embedder()
+    net.setInput(to_blob([crop(image, f.centre, f.side * CROP_SCALE) for f in found]))
+    out = net.forward().reshape(len(boxes), EMBED)
+    return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6)
 
 
 @cache

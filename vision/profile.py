@@ -11,9 +11,11 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 
+from .classify import FaceClassifier
 from .features import FEATURES
 
 PIPS = "pips"
@@ -40,6 +42,12 @@ class Profile:
     threshold: float = 0.5
     open_faces: bool = False
     examples: dict[str, list[list[float]]] = field(default_factory=dict)
+
+    @cached_property
+    def classifier(self) -> FaceClassifier:
+        """The nearest-neighbour classifier over ``examples``, built once per loaded profile
+        (learning its metric costs more than reading a frame)."""
+        return FaceClassifier(self.examples)
 
 
 def default_data_dir() -> Path:

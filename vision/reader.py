@@ -52,9 +52,14 @@ def read(
     else:
         if not profile.examples:
             return Roll(profile.name, (), (NOT_TAUGHT,))
-        classifier = FaceClassifier(profile.examples)
+        classifier = profile.classifier
         blobs = find_dice(image, nets)
-        dice = [d for b in blobs if (d := _read_learned(image, b, profile, classifier))]
+        vectors = describe(image, blobs)
+        dice = [
+            d
+            for b, v in zip(blobs, vectors, strict=True)
+            if (d := _read_learned(v, b, profile, classifier))
+        ]
     if not dice:
         return Roll(profile.name, (), (NO_DICE,))
     if _blurred(image, dice):
@@ -92,14 +97,14 @@ def _read_pips(
 
 
 def _read_learned(
-    image: np.ndarray, blob: Blob, profile: Profile, classifier: FaceClassifier
+    vector: np.ndarray | None, blob: Blob, profile: Profile, classifier: FaceClassifier
 ) -> Die | None:
-    """A die from its taught faces; ``None`` when its face cannot be described at all.
+    """A die from the description of its face (``vector``) and the taught faces; ``None`` when
+    its face cannot be described at all.
 
     The detector has the last word on what is a die: a die unlike every taught face is still
     reported, with confidence 0 (so the host is asked), never dropped silently.
     """
-    vector = describe(image, blob)
     guess = classifier.guess(vector) if vector is not None else None
     if guess is None:
         return None

@@ -31,17 +31,19 @@ class SettledRoll:
     bumped: bool
 
 
-def hand_in_view(frame: np.ndarray, min_share: float = 0.02) -> bool:
+def hand_in_view(frame: np.ndarray, min_share: float = 0.02, max_share: float = 0.4) -> bool:
     """True when a skin-coloured area larger than ``min_share`` of the frame is in view.
 
-    A die is far smaller than that, so a skin-toned die does not count as a hand.
+    A die is far smaller than that, so a skin-toned die does not count as a hand. An area over
+    ``max_share`` of the frame is a skin-toned tray (wood, cardboard), not a hand: without this a
+    tan tray would hold every roll back forever (a hand over such a tray still shows as motion).
     """
     small = cv2.resize(frame, (SMALL, SMALL), interpolation=cv2.INTER_AREA)
     ycrcb = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
     skin = cv2.inRange(ycrcb, (40, 138, 80), (245, 175, 125))
     skin = cv2.morphologyEx(skin, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(skin)
-    return n > 1 and stats[1:, cv2.CC_STAT_AREA].max() > min_share * SMALL * SMALL
+    areas = cv2.connectedComponentsWithStats(skin)[2][1:, cv2.CC_STAT_AREA] / (SMALL * SMALL)
+    return bool(np.any((areas > min_share) & (areas <= max_share)))
 
 
 class SettledRollDetector:

@@ -19,8 +19,7 @@ def face_vectors(images: Iterable[np.ndarray]) -> list[list[float]]:
     vectors = []
     for image in images:
         image = as_bgr(image)
-        for blob in find_dice(image, shipped()):
-            vector = describe(image, blob)
+        for vector in describe(image, find_dice(image, shipped())):
             if vector is not None:
                 vectors.append(vector.tolist())
     return vectors

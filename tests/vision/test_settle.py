@@ -59,6 +59,15 @@ def test_waits_for_the_hand_to_leave():
     assert len(reports) == 1 and reports[0].timestamp >= 2.3
 
 
+def test_a_skin_toned_tray_is_not_a_hand():
+    image, _ = render_frame(PROFILE, 12, count=3)
+    tray = np.all(np.abs(image.astype(int) - image[5, 5]) < 40, axis=2)
+    image[tray] = (92, 107, 151)  # tan cardboard, BGR
+    assert not hand_in_view(image)
+    detector = SettledRollDetector(lambda f: read(f, PROFILE), still_seconds=0.3)
+    assert len(_feed(detector, [image] * 10)) == 1
+
+
 def test_same_roll_after_a_shadow_is_not_reported_again():
     image, _ = render_frame(PROFILE, 13, count=3)
     darker = (image * 0.8).astype(np.uint8)

@@ -2,6 +2,7 @@
 
 ``dice.json`` is trained on all the data and used by :func:`vision.read`; ``fold<k>.json`` is
 trained without the photos of fold k and is used only to measure on photos it never saw.
+``faces.json`` is the face embedder of the learned (colour and symbol) profiles.
 """
 
 from __future__ import annotations

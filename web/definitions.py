@@ -7,8 +7,10 @@ evaluated. Besides text, numbers, choices, yes/no, lists and objects, an effect 
 vocabulary (``companion.engine.catalog.vocabulary``) is described as its ops and each op's
 fields, and an object keyed by a fixed choice (``mapping(one_of(...), ...)``, e.g. symbols and
 their counts) as an object with one optional field per choice. A checker that cannot be described
-that way is either declared below (a printed text that may also be given per language or as
-effects is taught here as one text) or left out of the form and listed as ``skipped``.
+that way is either declared below (a printed text that may also be given per language is taught
+here as one text), or offers its shapes in an ``either`` attribute (shape name -> checker: a
+card's timing is printed text or effects, and the owner picks one), or is left out of the form and
+listed as ``skipped``.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ bp = Blueprint("definitions", __name__)
 
 Description = dict[str, Any]
 
-DECLARED: dict[str, Description] = {"texts": {"type": "text"}, "effects_or_text": {"type": "text"}}
+DECLARED: dict[str, Description] = {"texts": {"type": "text"}}
 """Game checkers (by function name) described by hand: printed text, taught as one text."""
 
 
@@ -67,6 +69,13 @@ def _keyed(vars_: Mapping[str, Any]) -> Description | None:
             "fields": [{"name": str(k), "required": False, **value} for k in keys["options"]]}
 
 
+def _either(shapes: Mapping[str, Checker]) -> Description | None:
+    """A value of one of several shapes (``as``: which), each drawn as its own field."""
+    choices = [{"as": name, **described} for name, check in shapes.items()
+               if (described := describe(check)) is not None]
+    return {"type": "either", "choices": choices} if choices else None
+
+
 def _effect(vars_: Mapping[str, Any]) -> Description:
     """One effect of a game's vocabulary: which op, then that op's own fields."""
     return {"type": "effect",
@@ -87,6 +96,9 @@ def describe(check: Checker) -> Description | None:
         return {"type": "text"}
     if check is boolean:
         return {"type": "yes_no"}
+    shapes = getattr(check, "either", None)
+    if shapes is not None:
+        return _either(shapes)
     factory = check.__qualname__.removesuffix(".<locals>.check")
     if f"{check.__module__}.{factory}" in FACTORIES:
         return FACTORIES[f"{check.__module__}.{factory}"](_closure(check))

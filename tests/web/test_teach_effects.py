@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from test_e2e import ApiHost, at_version, become_host, browser, expect, phone, server  # noqa: F401
-from webtools import GAME_SETUPS
+from webtools import GAME_SETUPS, setup_event
 
 ABILITY = {"cost": 3, "effects": [{"op": "devour", "amount": 1}, {"op": "crush"}]}
 
@@ -136,4 +136,37 @@ def test_teach_it_opens_the_form_on_the_hero(browser, server):  # noqa: F811
     form.locator("button:not([data-act])").click()
     at_version(host, 2)
     expect(host.locator("#heroes")).not_to_contain_text("Power off")
+    assert not host.errors
+
+
+def test_a_last_bastion_timing_is_printed_text_or_effects(viewer):
+    card = {f["name"]: f for f in next(k for k in viewer.get(
+        "/api/definitions?game=last-bastion").json["kinds"] if k["kind"] == "card")["fields"]}
+    choices = card["exit"]["choices"]
+    assert card["exit"]["type"] == "either"
+    assert [(c["as"], c["type"]) for c in choices] == [("text", "text"), ("effects", "list")]
+    assert {o["op"] for o in choices[1]["item"]["ops"]} >= {"gain", "lose", "grip", "draw"}
+
+
+def test_the_owner_teaches_a_cards_effects_from_the_page(browser, server, tmp_path):  # noqa: F811
+    """A card's «Sortie» effect given as effects, not text, so the companion applies it itself
+    (docs/cards.md, the effect vocabulary)."""
+    host = phone(browser, server.url)
+    become_host(host)
+    at_version(host, ApiHost(server.url).send(setup_event()))
+    open_teach_form(host)
+    form = host.locator("form[data-form=teach-any]")
+    form.locator("select[name=teach-kind]").select_option("card")
+    form.locator("input[name=teach-id]").fill("grey-ghoul")
+    form.locator("input[name=name]").fill("Grey ghoul")
+    form.locator("select[name=type]").select_option("monster")
+    form.locator("select[name=colour]").select_option("red")
+    form.locator("input[name=resistance]").fill("3")
+    form.locator("select[name='exit.as']").select_option("effects")
+    form.locator("select[name='exit.0.op']").select_option("gain")
+    form.locator("select[name='exit.0.token']").select_option("call_to_arms")
+    form.locator("button:not([data-act])").click()
+    at_version(host, 2)
+    saved = json.loads((tmp_path / "data" / "definitions" / "last-bastion.json").read_text())
+    assert saved["card"]["grey-ghoul"]["exit"] == [{"op": "gain", "token": "call_to_arms"}]
     assert not host.errors

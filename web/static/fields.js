@@ -1,5 +1,6 @@
 // Definition fields drawn from their description (GET /api/definitions: text, number, choice,
-// yes/no, list, object, and an effect of a game's vocabulary: its op, then that op's fields).
+// yes/no, list, object, an effect of a game's vocabulary: its op, then that op's fields, and
+// "either": one of several shapes, e.g. a card's printed text or its effects).
 // What is typed is kept in a store of the caller's ({values, sizes}), not in the DOM, which the
 // page redraws at every change of the table. A list without a maximum (e.g. a card's effects)
 // grows one item at a time with its "+" button. Used by "Teach a card" (teach.js) and by a game's
@@ -30,6 +31,10 @@ const Fields = (() => {
     /** The op chosen for an effect, and that op's description. */
     const chosenOp = (spec, path) => spec.ops.find((o) => o.op === store.values[`${path}.op`]);
 
+    /** The shape chosen for an "either" field (the first until the owner picks another). */
+    const chosenShape = (spec, path) =>
+      spec.choices.find((c) => c.as === store.values[`${path}.as`]) || spec.choices[0];
+
     /** One field, named by its path in the definition (``rewards.mana``, ``effects.0.op``). */
     function input(spec, path) {
       const value = store.values[path] ?? "";
@@ -42,6 +47,13 @@ const Fields = (() => {
         const more = open ? button("more-items", t("ui.teach_more"), `data-path="${esc(path)}"`)
           : "";
         return `<div class="parts">${parts.join("")}${more}</div>`;
+      }
+      if (spec.type === "either") {
+        const shape = chosenShape(spec, path);
+        return `<div class="parts"><select name="${path}.as" data-redraw="1" ` +
+          `aria-label="${esc(labelOf(spec))}">` + spec.choices.map((c) => `<option ` +
+          `value="${esc(c.as)}"${c === shape ? " selected" : ""}>${esc(t("ui.teach_as_" + c.as))}` +
+          "</option>").join("") + "</select>" + input(shape, path) + "</div>";
       }
       if (spec.type === "effect") {
         const op = chosenOp(spec, path);
@@ -68,7 +80,8 @@ const Fields = (() => {
     /** A field with its label (a fieldset for lists, objects and effects). */
     function labelled(spec, path) {
       const mark = spec.required ? " *" : "";
-      const wrap = ["list", "object", "effect"].includes(spec.type) ? "fieldset" : "label";
+      const wrap = ["list", "object", "effect", "either"].includes(spec.type) ? "fieldset"
+        : "label";
       const head = wrap === "fieldset" ? `<legend>${esc(labelOf(spec) + mark)}</legend>`
         : `<span>${esc(labelOf(spec) + mark)}</span> `;
       return `<${wrap}>${head}${input(spec, path)}</${wrap}>`;
@@ -85,6 +98,7 @@ const Fields = (() => {
         const op = chosenOp(spec, path);
         return op && {op: op.op, ...value({type: "object", fields: op.fields}, path)};
       }
+      if (spec.type === "either") return value(chosenShape(spec, path), path);
       if (spec.type === "object") {
         const entries = spec.fields.map((f) => [f.name, value(f, `${path}.${f.name}`)])
           .filter(([, v]) => v !== undefined);

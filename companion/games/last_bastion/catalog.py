@@ -51,6 +51,10 @@ def effects_or_text(value: Any, path: str) -> list[dict[str, Any]] | str:
     return text(value, path) if isinstance(value, str) else effects(value, path)
 
 
+effects_or_text.either = {"text": text, "effects": effects}  # type: ignore[attr-defined]
+"""The shapes a timing takes, for forms that let the owner choose (web/definitions.py)."""
+
+
 def texts(value: Any, path: str) -> dict[str, str] | str:
     """Printed text, either one string or one per language."""
     return text(value, path) if isinstance(value, str) else mapping(text, text)(value, path)

@@ -18,9 +18,9 @@ from vision.net import held_out, trained_folds
 from vision.synth import SYNTH_PROFILES, render_set
 
 REAL_FLOORS = {"precision": 0.995, "recall": 0.99, "face": 0.97}
-# Over the 1,487 real dice, two wrong faces are read with certainty: a box the detector put over
-# two dice, and a die whose photo is ambiguous (its label may be wrong; see LABEL_FIXES).
-REAL_CERTAIN_WRONG_AT_MOST = 2
+# Over the 1,487 real dice, one wrong face is read with certainty: a die whose photo is ambiguous
+# (IMG_20191208_111246: a row of three pips on a marbled die labelled 2; the label may be wrong).
+REAL_CERTAIN_WRONG_AT_MOST = 1
 SYNTH_FLOORS = {
     "last-bastion/combat": 0.99,
     "last-bastion/corruption": 0.99,
@@ -64,3 +64,18 @@ def test_synthetic_profiles_meet_floors(name):
     assert score.precision >= 0.97
     assert score.certain_wrong == 0
     assert score.uncertain_share <= UNCERTAIN_AT_MOST["synthetic"]
+
+
+def test_a_die_read_through_a_neighbours_box_is_doubted():
+    """Two boxes over one spot (a second look at a die, or a box spanning two touching dice):
+    the cut-out holds a neighbour's pips, so however sure the classifier is, the host is asked;
+    a die standing apart keeps its certainty."""
+    from vision.reader import _doubt_crowded
+    from vision.roll import Die
+
+    apart, first, second = (Die("4", 0.999, (0, 0, 40, 40), False),
+                            Die("2", 0.99, (100, 100, 144, 143), False),
+                            Die("1", 0.999, (104, 110, 133, 140), False))
+    doubted = _doubt_crowded([apart, first, second])
+    assert [d.uncertain for d in doubted] == [False, True, True]
+    assert [(d.face, d.confidence) for d in doubted] == [("4", 0.999), ("2", 0.99), ("1", 0.999)]

@@ -13,6 +13,7 @@ temporary directory of this machine's disk.
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import tempfile
@@ -82,7 +83,10 @@ def presses(count: int, data_dir: Path) -> list[float]:
 
 def swipes(count: int, data_dir: Path, reader: TagReader, present: Callable[[str], None],
            remove: Callable[[], None]) -> list[float]:
-    """Two enrolled tags presented in turn; each card is undone before the next swipe."""
+    """Two enrolled tags presented in turn; each card is undone before the next swipe, and the
+    next tag comes after a random pause (a person is not in step with the reader's polling: back
+    to back, every swipe would land just after a poll and wait a whole period)."""
+    pauses = random.Random(7)
     session = started_game(data_dir)
     table = Table(session)
     for uid, card in TAGS.items():
@@ -93,6 +97,7 @@ def swipes(count: int, data_dir: Path, reader: TagReader, present: Callable[[str
     times = []
     for i in range(count):
         uid = list(TAGS)[i % 2]
+        time.sleep(pauses.uniform(0, 0.05))
         times.append(journaled.time(lambda uid=uid: present(uid)))
         remove()
         session.submit({"type": "undo"})

@@ -16,8 +16,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lastheroes_helpers import CHARGERS, open_session, setup_event
+from sessiontools import assert_rebuilt, play_randomly
 
-from companion.engine import RuleError, Session
 from companion.games.last_heroes import GAME
 from companion.games.last_heroes.catalog import MAX_JOKERS, POWERS, packaged_weapons
 
@@ -85,23 +85,7 @@ def check_books(state: dict[str, Any]) -> None:
 @given(st.integers(0, 2**32 - 1))
 def test_random_games_keep_their_books(tmp_path_factory, seed):
     rng = random.Random(seed)
-    data = tmp_path_factory.mktemp("lh")
-    session = open_session(data)
+    session = open_session(tmp_path_factory.mktemp("lh"))
     session.submit(setup_event())
-    for _ in range(300):
-        if session.view()["status"] != "playing":
-            break
-        view, length = session.view(), len(session.journal_entries())
-        event = propose(session.state, session.expects(), rng)
-        try:
-            session.submit(event)
-        except RuleError:
-            assert session.view() == view, f"refused {event} changed the view"
-            assert len(session.journal_entries()) == length
-            continue
-        check_books(session.state)
-    state = session.state
-    session.close()
-    again = Session(data / "data", games={"last-heroes": GAME})
-    assert again.state == state, "the journal rebuilds the same game"
-    again.close()
+    play_randomly(session, propose, check_books, rng)
+    assert_rebuilt(session, GAME)

@@ -215,15 +215,21 @@ def test_combat_helper_and_history_screens(browser, server):
     shoot(page, "history")
 
 
-def test_host_names_an_unknown_tag_and_checks_the_box(browser, tmp_path):
+def reader_box(tmp_path: Path):
+    """A companion whose RFID reader is a keyboard-wedge input device (a FIFO the test types
+    into), and that keyboard."""
     sys.path.insert(0, str(ROOT / "tests" / "hardware"))
-    from hwfakes import FakeKeyboard  # a keyboard-wedge reader's input device, as a FIFO
+    from hwfakes import FakeKeyboard
 
     keyboard = FakeKeyboard(tmp_path / "event-kbd")
     conf = tmp_path / "box.toml"
     conf.write_text(f'[speech]\nbackend = "silent"\n[rfid]\nreader = "keyboard"\n'
                     f'device = "{keyboard.path}"\n')
-    server = Server(tmp_path / "data", config=conf)
+    return Server(tmp_path / "data", config=conf), keyboard
+
+
+def test_host_names_an_unknown_tag_and_checks_the_box(browser, tmp_path):
+    server, keyboard = reader_box(tmp_path)
     try:
         host = phone(browser, server.url)
         become_host(host)
@@ -250,14 +256,7 @@ def test_host_names_an_unknown_tag_and_checks_the_box(browser, tmp_path):
 def test_an_unknown_tag_is_named_in_any_game(browser, tmp_path):
     """Runemasters has no card picker of its own: the Box section asks which monster the tag is,
     among every id the game knows, and the monster is revealed."""
-    sys.path.insert(0, str(ROOT / "tests" / "hardware"))
-    from hwfakes import FakeKeyboard
-
-    keyboard = FakeKeyboard(tmp_path / "event-kbd")
-    conf = tmp_path / "box.toml"
-    conf.write_text(f'[speech]\nbackend = "silent"\n[rfid]\nreader = "keyboard"\n'
-                    f'device = "{keyboard.path}"\n')
-    server = Server(tmp_path / "data", config=conf)
+    server, keyboard = reader_box(tmp_path)
     try:
         host = phone(browser, server.url + "?lang=fr")
         become_host(host)

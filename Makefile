@@ -16,7 +16,7 @@ run: setup
 	$(BIN)/companion run --lang $${LANG_CODE:-en}
 
 demo: setup
-	$(BIN)/companion replay examples/last-bastion-demo.jsonl --lang $${LANG_CODE:-en} \
+	$(BIN)/companion replay examples/$${GAME:-last-bastion}-demo.jsonl --lang $${LANG_CODE:-en} \
 		--data-dir $${DATA_DIR:-$$(mktemp -d)}
 
 test: setup

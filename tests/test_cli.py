@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "examples" / "last-bastion-demo.jsonl"
 
@@ -35,6 +37,23 @@ def test_replay_prints_announcements_and_the_final_view(tmp_path):
         assert key in view
     assert view["active"] == "N" and view["expects"]["kind"] == "card"
     assert "Gary gains 1 Call to Arms." in result.stderr
+
+
+@pytest.mark.parametrize("game, last_line, status", [
+    ("aot-last-stand", "The Titan wins: all Cannons destroyed!", "lost"),
+    ("runemasters", "Round 3.", "playing"),
+    ("last-heroes", "Ben kills Snake (column 2, level 3).", "playing"),
+])
+def test_every_game_has_a_demo_that_replays(tmp_path, game, last_line, status):
+    """``GAME=<id> make demo``: each game's example journal replays to its end, in French too."""
+    demo = ROOT / "examples" / f"{game}-demo.jsonl"
+    result = companion("replay", str(demo), "--json", "--data-dir", str(tmp_path / "en"))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines()[-1] == last_line
+    view = json.loads(result.stdout)
+    assert (view["game"], view["status"]) == (game, status)
+    french = companion("replay", str(demo), "--lang", "fr", "--data-dir", str(tmp_path / "fr"))
+    assert french.returncode == 0 and french.stdout.strip()
 
 
 def test_replay_stops_at_the_first_rejected_event_and_keeps_the_rest(tmp_path):

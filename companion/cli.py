@@ -211,7 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     from vision.cli import add_dice_parser
     from web.cli import add_web_parsers
 
-    add_dice_parser(sub)
+    add_dice_parser(sub, lambda: settings.load()["general"]["language"])
     add_web_parsers(sub)
     add_hardware_parsers(sub)
     return parser

@@ -3,7 +3,9 @@
 Public entry points: :func:`read` (one frame to a :class:`Roll`), :func:`load_image` (a file to
 a frame, with clear errors), :func:`teach` (learn a face from photos), :class:`SettledRollDetector`
 (report each roll once on a stream) and :func:`iter_frames` (frames of a video or image folder).
-Vision never imports the engine: it returns faces, and ``hardware/`` turns them into events.
+Bad input raises a :class:`VisionError` (``ImageError``, ``ProfileError``) whose key says what
+was wrong in French or English (:mod:`vision.say`). Vision never imports the engine: it returns
+faces, and ``hardware/`` turns them into events.
 """
 
 from .frames import iter_frames
@@ -11,6 +13,7 @@ from .imageio import ImageError, load_image
 from .profile import Profile, ProfileError, default_data_dir, list_profiles, load_profile
 from .reader import read
 from .roll import Die, Roll
+from .say import VisionError
 from .settle import SettledRoll, SettledRollDetector
 from .teach import teach
 
@@ -22,6 +25,7 @@ __all__ = [
     "Roll",
     "SettledRoll",
     "SettledRollDetector",
+    "VisionError",
     "default_data_dir",
     "iter_frames",
     "list_profiles",

@@ -2,7 +2,8 @@
 
 ``companion/cli.py`` calls :func:`add_dice_parser` on its subparsers; each subcommand stores its
 handler in ``func`` (``func(args) -> exit code``). Bad input (not an image, empty or truncated
-file, unknown profile or face) prints one line on stderr and exits with code 2.
+file, unknown profile or face) prints one line on stderr and exits with code 2. What is printed
+for people is in ``--lang`` (default: the language the caller gives, e.g. the config's).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from .frames import iter_frames
@@ -18,14 +20,17 @@ from .imageio import ImageError, load_image
 from .profile import ProfileError, default_data_dir, list_profiles, load_profile
 from .reader import read
 from .roll import Roll
+from .say import LANGUAGES, VisionError, say
 from .settle import SettledRollDetector
 from .teach import teach
 
 BAD_INPUT = 2
 
 
-def add_dice_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """Register ``dice read|teach|watch`` on ``subparsers``; returns the ``dice`` parser."""
+def add_dice_parser(subparsers: argparse._SubParsersAction,
+                    default_lang: Callable[[], str] = lambda: "en") -> argparse.ArgumentParser:
+    """Register ``dice read|teach|watch`` on ``subparsers``; returns the ``dice`` parser.
+    ``default_lang`` gives the language when ``--lang`` is not given."""
     dice = subparsers.add_parser("dice", help="read dice from camera photos")
     sub = dice.add_subparsers(dest="dice_command", required=True)
     profiles = ", ".join(list_profiles())
@@ -39,6 +44,9 @@ def add_dice_parser(subparsers: argparse._SubParsersAction) -> argparse.Argument
             help="where taught faces are kept (default $COMPANION_DATA_DIR or "
             "~/.local/share/companion)",
         )
+        p.add_argument("--lang", choices=LANGUAGES, default=None,
+                       help="language of what is printed (default: the config's)")
+        p.set_defaults(default_lang=default_lang)
 
     p = sub.add_parser("read", help="read the dice in photos")
     p.add_argument("images", nargs="+", metavar="IMAGE")
@@ -69,19 +77,24 @@ def _data_dir(args: argparse.Namespace) -> Path:
     return args.data_dir or default_data_dir()
 
 
-def _fail(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+def _lang(args: argparse.Namespace) -> str:
+    return args.lang or args.default_lang()
+
+
+def _fail(args: argparse.Namespace, error: VisionError) -> int:
+    print(say("cli.error", _lang(args), message=error.text(_lang(args))), file=sys.stderr)
     return BAD_INPUT
 
 
-def format_roll(roll: Roll) -> str:
-    """Human-readable lines: one per die, then the notes."""
+def format_roll(roll: Roll, lang: str = "en") -> str:
+    """Human-readable lines: one per die, then the notes, in ``lang``."""
+    uncertain = "  " + say("cli.uncertain", lang)
     lines = [
         f"  {d.face:<14} {d.confidence:5.2f}  [{', '.join(map(str, d.box))}]"
-        + ("  uncertain" if d.uncertain else "")
+        + (uncertain if d.uncertain else "")
         for d in roll.dice
     ]
-    lines += [f"  note: {note}" for note in roll.notes]
+    lines += ["  " + say("cli.note", lang, note=say(f"note.{note}", lang)) for note in roll.notes]
     return "\n".join(lines)
 
 
@@ -90,13 +103,13 @@ def cmd_read(args: argparse.Namespace) -> int:
     try:
         profile = load_profile(args.profile, _data_dir(args))
     except ProfileError as exc:
-        return _fail(str(exc))
+        return _fail(args, exc)
     status = 0
     for name in args.images:
         try:
             image = load_image(name)
         except ImageError as exc:
-            status = _fail(str(exc))
+            status = _fail(args, exc)
             continue
         start = time.perf_counter()
         roll = read(image, profile, expected=args.expected)
@@ -104,8 +117,8 @@ def cmd_read(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"image": name, "ms": round(ms, 1), **roll.to_dict()}))
         else:
-            print(f"{name}: {len(roll.dice)} dice in {ms:.0f} ms")
-            print(format_roll(roll))
+            print(say("cli.read", _lang(args), image=name, count=len(roll.dice), ms=f"{ms:.0f}"))
+            print(format_roll(roll, _lang(args)))
     return status
 
 
@@ -115,8 +128,9 @@ def cmd_teach(args: argparse.Namespace) -> int:
         images = [load_image(name) for name in args.images]
         count = teach(args.profile, args.face, images, _data_dir(args))
     except (ImageError, ProfileError) as exc:
-        return _fail(str(exc))
-    print(f"learned {count} dice showing {args.face!r} for {args.profile}")
+        return _fail(args, exc)
+    print(say("cli.learned", _lang(args), count=count, face=repr(args.face),
+              profile=args.profile))
     return 0
 
 
@@ -129,11 +143,11 @@ def cmd_watch(args: argparse.Namespace) -> int:
         for stamp, frame in frames:
             settled = detector.feed(frame, stamp)
             if settled:
-                what = "changed (bumped)" if settled.bumped else "roll"
+                what = say("cli.bumped" if settled.bumped else "cli.roll", _lang(args))
                 print(f"{stamp:8.2f}s {what}: {', '.join(settled.roll.faces)}", flush=True)
-                print(format_roll(settled.roll), flush=True)
+                print(format_roll(settled.roll, _lang(args)), flush=True)
     except (ImageError, ProfileError) as exc:
-        return _fail(str(exc))
+        return _fail(args, exc)
     except KeyboardInterrupt:
         return 0
     return 0

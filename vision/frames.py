@@ -23,15 +23,15 @@ def iter_frames(source: str | Path | int, fps: float = 15.0) -> Iterator[tuple[f
     if isinstance(source, (str, Path)) and Path(source).is_dir():
         paths = sorted(p for p in Path(source).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if not paths:
-            raise ImageError(f"{source}: no images in folder")
+            raise ImageError("frames.empty_folder", source=source)
         for i, path in enumerate(paths):
             yield i / fps, load_image(path)
         return
     if isinstance(source, (str, Path)) and not Path(source).exists():
-        raise ImageError(f"{source}: no such file")
+        raise ImageError("frames.missing", source=source)
     capture = cv2.VideoCapture(source if isinstance(source, int) else str(source))
     if not capture.isOpened():
-        raise ImageError(f"{source}: cannot open video or camera")
+        raise ImageError("frames.cannot_open", source=source)
     try:
         index = 0
         while True:

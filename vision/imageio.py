@@ -7,8 +7,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .say import VisionError
 
-class ImageError(ValueError):
+
+class ImageError(VisionError):
     """A file could not be used as an image; the message says why in one line."""
 
 
@@ -22,14 +24,14 @@ def load_image(path: str | Path) -> np.ndarray:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise ImageError(f"{path}: cannot read file ({exc.strerror or exc})") from None
+        raise ImageError("image.unreadable", path=path, detail=exc.strerror or exc) from None
     if not data:
-        raise ImageError(f"{path}: empty file")
+        raise ImageError("image.empty_file", path=path)
     if _truncated(data):
-        raise ImageError(f"{path}: truncated image file")
+        raise ImageError("image.truncated", path=path)
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if image is None or image.size == 0:
-        raise ImageError(f"{path}: not an image OpenCV can decode")
+        raise ImageError("image.not_an_image", path=path)
     return image
 
 
@@ -48,13 +50,13 @@ def as_bgr(image: np.ndarray) -> np.ndarray:
     Raises :class:`ImageError` for arrays that cannot be a picture.
     """
     if not isinstance(image, np.ndarray) or image.size == 0:
-        raise ImageError("empty image")
+        raise ImageError("image.empty")
     if image.dtype != np.uint8:
-        raise ImageError(f"expected a uint8 image, got {image.dtype}")
+        raise ImageError("image.dtype", dtype=image.dtype)
     if image.ndim == 2:
         return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     if image.ndim == 3 and image.shape[2] == 3:
         return image
     if image.ndim == 3 and image.shape[2] == 4:
         return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-    raise ImageError(f"unsupported image shape {image.shape}")
+    raise ImageError("image.shape", shape=image.shape)

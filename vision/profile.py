@@ -17,12 +17,13 @@ from pathlib import Path
 
 from .classify import FaceClassifier
 from .features import FEATURES
+from .say import VisionError
 
 PIPS = "pips"
 LEARNED = "learned"
 
 
-class ProfileError(ValueError):
+class ProfileError(VisionError):
     """Unknown profile, bad face name or unusable taught data; the message says which."""
 
 
@@ -79,7 +80,7 @@ def load_profile(name: str, data_dir: Path | None = None) -> Profile:
     """Load profile ``name`` with the faces taught in ``data_dir`` (if given) merged in."""
     shipped = _shipped()
     if name not in shipped:
-        raise ProfileError(f"unknown die profile {name!r} (known: {', '.join(sorted(shipped))})")
+        raise ProfileError("profile.unknown", name=repr(name), known=", ".join(sorted(shipped)))
     data = shipped[name]
     examples = {face: list(v) for face, v in data.get("examples", {}).items()}
     faces = list(data["faces"])
@@ -106,12 +107,9 @@ def _taught(name: str, data_dir: Path) -> dict[str, list[list[float]]]:
     try:
         taught = dict(json.loads(path.read_text())["examples"])
     except (ValueError, KeyError, TypeError) as exc:
-        raise ProfileError(f"{path}: unreadable taught faces ({exc})") from None
+        raise ProfileError("profile.unreadable", path=path, detail=exc) from None
     if any(len(v) != FEATURES for vectors in taught.values() for v in vectors):
-        raise ProfileError(
-            f"{path}: faces taught with an older face description: teach them again "
-            "(or delete the file)"
-        )
+        raise ProfileError("profile.outdated", path=path)
     return taught
 
 
@@ -121,11 +119,10 @@ def save_taught(profile: Profile, face: str, vectors: list[list[float]], data_di
     The face must belong to the profile, unless the profile lets the owner name its faces.
     """
     if profile.kind != LEARNED:
-        raise ProfileError(f"profile {profile.name!r} reads pips and needs no teaching")
+        raise ProfileError("profile.pips", name=repr(profile.name))
     if face not in profile.faces and not profile.open_faces:
-        raise ProfileError(
-            f"profile {profile.name!r} has no face {face!r} (faces: {', '.join(profile.faces)})"
-        )
+        raise ProfileError("profile.no_face", name=repr(profile.name), face=repr(face),
+                           faces=", ".join(profile.faces))
     taught = _taught(profile.name, data_dir)
     taught.setdefault(face, []).extend([round(float(v), 4) for v in vec] for vec in vectors)
     path = taught_path(profile.name, data_dir)

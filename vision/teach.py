@@ -35,6 +35,6 @@ def teach(profile: str | Profile, face: str, images: Iterable[np.ndarray], data_
         profile = load_profile(profile, data_dir)
     vectors = face_vectors(images)
     if not vectors:
-        raise ProfileError("no die found in the photos: nothing was learned")
+        raise ProfileError("teach.no_die")
     save_taught(profile, face, vectors, data_dir)
     return len(vectors)

@@ -88,6 +88,20 @@ def test_read_bad_file_is_one_line_and_exit_2(tmp_path, capsys, content):
     assert err.startswith("error: ") and err.count("\n") == 1
 
 
+def test_what_the_owner_reads_is_in_their_language(photo, tmp_path, capsys):
+    """French for a French table: errors, the count of dice and the notes."""
+    bad = tmp_path / "bad.jpg"
+    bad.write_bytes(b"not an image at all")
+    assert run(["dice", "read", str(bad), "--profile", "d6", "--lang", "fr"]) == 2
+    assert capsys.readouterr().err == (
+        f"erreur : {bad} : pas une image qu'OpenCV sait décoder\n")
+    path, _ = photo
+    assert run(["dice", "read", str(path), "--profile", "last-bastion/combat",
+                "--expected", "1", "--lang", "fr"]) == 0
+    out = capsys.readouterr().out
+    assert f"{path} : 3 dé(s) en " in out and "remarque : plus de dés que prévu" in out
+
+
 def test_unknown_profile_exit_2(photo, capsys):
     path, _ = photo
     assert run(["dice", "read", str(path), "--profile", "d7"]) == 2

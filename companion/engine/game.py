@@ -53,8 +53,9 @@ class Game(Protocol):
 
     ``events`` maps each event type the game accepts (``undo`` is the session's) to the schema of
     its fields. ``messages_dir`` holds the game's ``en.json`` and ``fr.json`` message catalogs.
-    A game may also offer ``names(lang, state)`` (how its ids read) and ``tally(state) -> Tally``
-    (its history charts).
+    A game may also offer ``names(lang, state)`` (how its ids read), ``tally(state) -> Tally``
+    (its history charts) and, for players who see more than the table, ``roles`` with
+    ``role_view(role, state)`` and ``check_role(role, state, event)`` (web/roles.py).
     """
 
     id: str

@@ -247,3 +247,28 @@ def test_erwin_swaps_his_two_symbols(session):
     to_step_6(session, erwin=["cannon", "cannon", "move", "move", "dodge"], eren=["combat"] * 5)
     session.submit({"type": "melee", "hero": "erwin", "count": 2})
     assert session.view()["health"]["marker"] == 2
+
+
+def test_step_5_says_what_cancels_the_card(tmp_path):
+    """«Les Héros peuvent annuler une Action du Titan en dépensant les symboles décrits au bas de
+    la carte» and «Le nombre de symboles à réunir est déterminé par le nombre de joueurs»: with
+    step 5 the table hears what the card asks — Stomp's dodge on the ground, Frenzy's Tactic
+    symbols, one per hero — and a card not taught yet says so."""
+    from companion.games.aot_last_stand import GAME
+    from companion.i18n import render
+
+    session = new_session(tmp_path)
+    play(session, setup_event(), commit("pietinement", "basic-3"),
+         *rolls(eren=["combat"] * 5, mikasa=["cannon"] * 5, armin=["cannon"] * 5), NEXT)
+    said = render(session.expects().message, "en", GAME, session.state)
+    assert said == ("Step 5: counter or suffer Stomp: each hero on the ground dodges with "
+                    "2 Dodge.")
+    session.submit({"type": "resolve"})
+    said = render(session.expects().message, "fr", GAME, session.state)
+    assert said.endswith("sa parade n'est pas apprise : dites si les Héros l'ont payée.")
+    session.close()
+    other = new_session(tmp_path / "two")
+    play(other, setup_event(), commit("frenesie", "pietinement"),
+         *rolls(eren=["combat"] * 5, mikasa=["cannon"] * 5, armin=["cannon"] * 5), NEXT)
+    assert render(other.expects().message, "fr", GAME, other.state) == (
+        "Étape 5 : contrez ou subissez Frénésie : les Héros paient ensemble 3 Tactique.")

@@ -22,6 +22,7 @@ FAMILIES = {
     "prompt.resolve_": ("fight", "market"),
     "prompt.choose_": ("lose", "grip", "ungrip", "heal", "order"),
     "config.expect.": ("pin", "choice", "bool", "number", "whole", "text"),
+    "counter.how.": ("dodge", "dodge_mixed", "dodge_ground"),
 }
 
 

@@ -200,8 +200,9 @@ def _expects(state: State, titan: bool) -> Expectation:
         return Expectation("dice", events, Message("expect.reroll", {"count": count}),
                            profile="aot/hero", count=count)
     if step == 5:
+        entry = steps.current(state)
         return Expectation("choice", events, Message("expect.resolve", {
-            "card": steps.current(state)["card"]}))
+            "card": entry["card"], "how": steps.counter_cost(state, entry).to_json()}))
     return Expectation("action", events, Message("expect.heroes"))
 
 

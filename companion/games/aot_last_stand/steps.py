@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine import RuleError
+from companion.engine import Message, RuleError
 
 from . import board
 from .board import Out, State
@@ -202,6 +202,29 @@ def resolve(state: State, pay: dict[str, dict[str, int]], cancelled: bool | None
         return []
     out.say("action.applies", card=card, spared=spared)
     return effect_tasks(definition.get("effects"), {"card": card}, spared)
+
+
+def counter_cost(state: State, entry: dict[str, Any]) -> Message:
+    """What cancels the Action card ``entry``, to say with step 5 («Annuler une action du
+    Titan»): the symbols the heroes pay together (Tactic: one per hero), each hit hero's dodge
+    (2 on the ground), nothing, or — for a card not taught yet — the table's word."""
+    definition = state["catalog"]["action"].get(entry["card"], {})
+    counter = definition.get("counter")
+    if counter is None:
+        return Message("counter.how.unknown")
+    kind = counter["type"]
+    if kind == "collective":
+        return Message("counter.how.pay", {"symbols": {"tactic": len(state["heroes"])}})
+    if kind == "symbols":
+        return Message("counter.how.pay", {"symbols": dict(counter["symbols"])})
+    if kind == "dodge":
+        hit = sorted({lv for e in definition.get("effects") or [] if e["op"] == "attack"
+                      for lv in e["levels"]})
+        up = [level for level in hit if level != 0]
+        key = "dodge" if 0 not in hit else "dodge_mixed" if up else "dodge_ground"
+        return Message(f"counter.how.{key}", {"levels": up, "cost": counter.get("dodge", 1),
+                                               "ground": DATA["ground_dodge"]})
+    return Message("counter.how.none")
 
 
 def _counter(state: State, card: str, definition: dict[str, Any], counter: dict[str, Any],

@@ -17,6 +17,7 @@ from lastheroes_helpers import (
     play,
     player,
     refused,
+    standard_table,  # noqa: F401 - the `table` fixture
     start,
     turn,
 )
@@ -24,15 +25,6 @@ from lastheroes_helpers import (
 from companion.engine import RuleError
 from companion.games.last_heroes import GAME
 from companion.games.last_heroes.scoring import winners
-
-
-@pytest.fixture
-def table(tmp_path):
-    """The standard table, Ana's first turn."""
-    session = open_session(tmp_path)
-    start(session)
-    yield session
-    session.close()
 
 
 def snake_for_ana(session):

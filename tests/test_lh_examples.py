@@ -5,31 +5,20 @@ Every test cites the passage of ../shared/rules/last-heroes.fr.txt it encodes.
 
 from __future__ import annotations
 
-import pytest
 from lastheroes_helpers import (
     END,
     idle,
     kill,
     level,
     load,
-    open_session,
     play,
     player,
     refused,
-    start,
+    standard_table,  # noqa: F401 - the `table` fixture
     turn,
 )
 
 from companion.games.last_heroes.combat import covers, covers_with_upgrade
-
-
-@pytest.fixture
-def table(tmp_path):
-    """The standard table, Ana's first turn."""
-    session = open_session(tmp_path)
-    start(session)
-    yield session
-    session.close()
 
 
 def others(n: int) -> list[dict]:

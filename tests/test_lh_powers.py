@@ -9,18 +9,17 @@ with the pure rules; how an artefact is won is played through in test_lh_example
 from __future__ import annotations
 
 import pytest
-from lastheroes_helpers import act, granted, idle, load, open_session, play, start, turn
+from lastheroes_helpers import (
+    act,
+    granted,
+    idle,
+    load,
+    play,
+    standard_table,  # noqa: F401 - the `table` fixture
+    turn,
+)
 
 from companion.engine import RuleError
-
-
-@pytest.fixture
-def table(tmp_path):
-    """The standard table, Ana's first turn."""
-    session = open_session(tmp_path)
-    start(session)
-    yield session
-    session.close()
 
 
 def ana(state):

@@ -19,21 +19,12 @@ from lastheroes_helpers import (
     play,
     refused,
     setup_event,
-    start,
+    standard_table,  # noqa: F401 - the `table` fixture
     turn,
 )
 
 from companion.engine import Event, RuleError
 from companion.games.last_heroes import GAME
-
-
-@pytest.fixture
-def table(tmp_path):
-    """The standard table, Ana's first turn."""
-    session = open_session(tmp_path)
-    start(session)
-    yield session
-    session.close()
 
 
 def test_loading_a_weapon_in_two_goes(table):

@@ -5,7 +5,6 @@ Rulebook passages of ../shared/rules/last-heroes.fr.txt cited per test.
 
 from __future__ import annotations
 
-import pytest
 from lastheroes_helpers import (
     END,
     act,
@@ -14,24 +13,14 @@ from lastheroes_helpers import (
     kill,
     level,
     load,
-    open_session,
     play,
     player,
-    start,
+    standard_table,  # noqa: F401 - the `table` fixture
     turn,
 )
 
 from companion.engine import Event
 from companion.games.last_heroes import GAME
-
-
-@pytest.fixture
-def table(tmp_path):
-    """The standard table, Ana's first turn."""
-    session = open_session(tmp_path)
-    start(session)
-    yield session
-    session.close()
 
 
 def test_a_card_into_the_charger_replaces_one_and_gives_a_joker(table):

@@ -3,7 +3,7 @@
 from .definitions import DefinitionStore
 from .errors import RuleError, StoreError
 from .events import Event, Field, Schema, validate
-from .game import Game, Step, Tally, find_game, installed_games
+from .game import Game, Step, Tally, check_accepted, find_game, installed_games
 from .journal import Journal
 from .messages import Expectation, Message, Outcome, Prompt
 from .session import Frame, Session, Update, default_data_dir
@@ -11,5 +11,5 @@ from .session import Frame, Session, Update, default_data_dir
 __all__ = [
     "DefinitionStore", "Event", "Expectation", "Field", "Frame", "Game", "Journal", "Message",
     "Outcome", "Prompt", "RuleError", "Schema", "Session", "Step", "StoreError", "Tally", "Update",
-    "default_data_dir", "find_game", "installed_games", "validate",
+    "check_accepted", "default_data_dir", "find_game", "installed_games", "validate",
 ]

@@ -12,6 +12,7 @@ a game.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -98,6 +99,13 @@ class OwnerTaught:
     def check_definition(self, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
         """Validate an owner's definition; its id is part of ``data`` as ``id``."""
         return self.catalog.check_entry(kind, data)
+
+
+def working_copy(state: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a game state for ``apply`` to change: everything is copied but the catalog,
+    which states share until something is taught (:func:`learn` copies it then)."""
+    return {key: value if key == "catalog" else copy.deepcopy(value)
+            for key, value in state.items()}
 
 
 def learn(state: dict[str, Any], kind: str, item: str, definition: dict[str, Any],

@@ -81,6 +81,17 @@ class Game(Protocol):
         """Validate an owner's definition (``id`` included) and return it normalised."""
 
 
+def check_accepted(state: Mapping[str, Any], event: Event, expected: tuple[str, ...],
+                   after_end: tuple[str, ...], anytime: tuple[str, ...]) -> None:
+    """Refuse (RuleError) an event a game does not take now: once the game is over only the
+    ``after_end`` types (a definition taught, a correction); while it is played the ``expected``
+    ones and the ``anytime`` ones, which expectations do not list."""
+    if event.type not in after_end and state["status"] != "playing":
+        raise RuleError("game.over", status=state["status"], reason=state["reason"])
+    if event.type not in (*expected, *anytime):
+        raise RuleError("event.not_expected", event=event.type, expected=list(expected))
+
+
 @cache
 def installed_games() -> dict[str, Game]:
     """Every game registered under the ``companion.games`` entry-point group, by id."""

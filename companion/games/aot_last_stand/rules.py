@@ -8,8 +8,17 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from companion.engine import Event, Expectation, Message, Prompt, RuleError, Step, Tally
-from companion.engine.catalog import OwnerTaught, learn, localized
+from companion.engine import (
+    Event,
+    Expectation,
+    Message,
+    Prompt,
+    RuleError,
+    Step,
+    Tally,
+    check_accepted,
+)
+from companion.engine.catalog import OwnerTaught, learn, localized, working_copy
 
 from . import board, steps, tactics
 from .adjust import on_adjust
@@ -60,13 +69,8 @@ class LastStand(OwnerTaught):
 
     def apply(self, state: State, event: Event) -> Step:
         """Apply one event to a copy of the state; the given state is never modified."""
-        if event.type not in ALWAYS and state["status"] != "playing":
-            raise RuleError("game.over", status=state["status"], reason=state["reason"])
-        expected = self.expects(state).events
-        if event.type not in expected and event.type not in ALWAYS:
-            raise RuleError("event.not_expected", event=event.type, expected=list(expected))
-        new = {key: value if key == "catalog" else copy.deepcopy(value)
-               for key, value in state.items()}  # the catalog is shared until taught
+        check_accepted(state, event, self.expects(state).events, ALWAYS, ALWAYS)
+        new = working_copy(state)
         out = Out()
         HANDLERS[event.type](new, dict(event.fields), out)
         advance(new, out)

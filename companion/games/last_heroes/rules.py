@@ -6,8 +6,16 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from companion.engine import Event, Expectation, Message, Prompt, RuleError, Step, Tally
-from companion.engine.catalog import OwnerTaught, localized
+from companion.engine import (
+    Event,
+    Expectation,
+    Message,
+    Prompt,
+    Step,
+    Tally,
+    check_accepted,
+)
+from companion.engine.catalog import OwnerTaught, localized, working_copy
 
 from .actions import HANDLERS
 from .battlefield import breached, pawn_on, permanent_below
@@ -44,13 +52,8 @@ class LastHeroes(OwnerTaught):
 
     def apply(self, state: State, event: Event) -> Step:
         """Apply one event to a copy of the state; the given state is never modified."""
-        if event.type not in ALWAYS and state["status"] != "playing":
-            raise RuleError("game.over", status=state["status"], reason=state["reason"])
-        expected = self.expects(state).events
-        if event.type not in (*expected, *CORRECTIONS):
-            raise RuleError("event.not_expected", event=event.type, expected=list(expected))
-        new = {key: value if key == "catalog" else copy.deepcopy(value)
-               for key, value in state.items()}  # the catalog is shared until taught (learn)
+        check_accepted(state, event, self.expects(state).events, ALWAYS, CORRECTIONS)
+        new = working_copy(state)
         rec = Record()
         HANDLERS[event.type](new, dict(event.fields), rec)
         return Step(new, rec.messages, self._prompts(new), rec.label, rec.learned)

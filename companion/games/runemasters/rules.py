@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.engine import Event, Expectation, Message, Prompt, RuleError, Step, Tally
-from companion.engine.catalog import OwnerTaught, learn
+from companion.engine import (
+    Event,
+    Expectation,
+    Message,
+    Prompt,
+    RuleError,
+    Step,
+    Tally,
+    check_accepted,
+)
+from companion.engine.catalog import OwnerTaught, learn, working_copy
 
 from . import actions, adjust, powers
 from .catalog import CATALOG, DATA, DAWN, card_name, check_definition
@@ -46,13 +54,9 @@ class Runemasters(OwnerTaught):
 
     def apply(self, state: State, event: Event) -> Step:
         """Apply one event to a copy of the state; the given state is never modified."""
-        if state["status"] != "playing" and event.type not in ALWAYS:
-            raise RuleError("game.over", status=state["status"], reason=state["reason"])
-        expected = self.expects(state).events
-        if event.type not in (*expected, *ALWAYS, *CORRECTIONS):
-            raise RuleError("event.not_expected", event=event.type, expected=list(expected))
-        new = {key: value if key == "catalog" else copy.deepcopy(value)
-               for key, value in state.items()}  # the catalog is shared until taught (learn)
+        check_accepted(state, event, self.expects(state).events, ALWAYS,
+                       (*ALWAYS, *CORRECTIONS))
+        new = working_copy(state)
         out = Out()
         fields = dict(event.fields)
         label = LABELS[event.type](state, fields)

@@ -4,13 +4,12 @@ reste inconnue des joueurs Héros tant que celle visible n'a pas été résolue.
 
 from __future__ import annotations
 
-import ast
 import json
 from pathlib import Path
 
 import pytest
 from aot_helpers import NEXT, commit, new_session, play, rolls, setup_event
-from test_i18n import CALLS, _literal_keys
+from test_i18n import keys_used
 
 from companion.engine import Message
 from companion.games.aot_last_stand import GAME
@@ -73,26 +72,10 @@ def test_owner_definitions_are_kept_for_later_games(tmp_path):
     session.close()
 
 
-def _keys_used() -> set[str]:
-    keys: set[str] = set(PROMPT_KEYS.values())
-    for path in FOLDER.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call):
-                name = getattr(node.func, "attr", getattr(node.func, "id", None))
-                index = 1 if name == "Expectation" else 0
-                if name in CALLS and len(node.args) > index:
-                    keys.update(_literal_keys(node.args[index]))
-            if isinstance(node, ast.Dict):
-                for key, value in zip(node.keys, node.values, strict=True):
-                    if isinstance(key, ast.Constant) and key.value == "key":
-                        keys.update(_literal_keys(value))
-    return {k for k in keys if "." in k and " " not in k}
-
-
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_every_key_has_a_text(lang):
     texts = catalog(lang, GAME)
-    missing = sorted(k for k in _keys_used() if k not in texts)
+    missing = sorted(k for k in keys_used(FOLDER) | set(PROMPT_KEYS.values()) if k not in texts)
     assert not missing, f"no {lang} text for {missing}"
     for key in texts:
         assert render(Message(key, {}), lang, GAME)

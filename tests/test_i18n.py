@@ -37,10 +37,11 @@ def _literal_keys(node: ast.AST) -> list[str]:
     return []
 
 
-def keys_used() -> set[str]:
-    """Message keys passed to say(), RuleError(), Message() and prompt dicts in the package."""
+def keys_used(root: Path = ROOT) -> set[str]:
+    """Message keys passed to say(), RuleError(), Message() and prompt dicts in the modules
+    under ``root`` (the whole package by default)."""
     keys: set[str] = set()
-    for path in ROOT.rglob("*.py"):
+    for path in root.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Call):
                 name = getattr(node.func, "attr", getattr(node.func, "id", None))

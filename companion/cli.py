@@ -32,8 +32,10 @@ def _say(args: argparse.Namespace, key: str, error: bool = False, **params: Any)
 
 
 def _lang(args: argparse.Namespace) -> str:
-    """``--lang``, else the language of the config files."""
-    return getattr(args, "lang", None) or settings.load()["general"]["language"]
+    """``--lang``, else the language of the config files (read once per command)."""
+    if getattr(args, "lang", None) is None:
+        args.lang = settings.load()["general"]["language"]
+    return args.lang
 
 
 def _print_messages(session: Session, messages: Sequence[Any], lang: str, stream: Any) -> None:

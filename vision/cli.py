@@ -78,7 +78,10 @@ def _data_dir(args: argparse.Namespace) -> Path:
 
 
 def _lang(args: argparse.Namespace) -> str:
-    return args.lang or args.default_lang()
+    """``--lang``, else the caller's default (asked once per command: it may read files)."""
+    if args.lang is None:
+        args.lang = args.default_lang()
+    return args.lang
 
 
 def _fail(args: argparse.Namespace, error: VisionError) -> int:

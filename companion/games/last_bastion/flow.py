@@ -272,9 +272,22 @@ def targets(state: State, task: Task) -> list[Any]:
 
 
 def _effect(state: State, task: Task, out: Out) -> Any:
+    """One effect: settle who suffers it and what it targets, then carry it out.
+
+    A hero in play who is named as the victim (the active player, the fighter, the roller of the
+    Corruption die) suffers the effect or, lacking what it takes, nothing happens: «si un joueur
+    doit perdre un jeton rond alors qu'il n'en a pas, il ne perd rien et l'effet est ignoré»
+    (rulebook, "Inventaire et réserve"). Another hero is chosen only when nobody is named (a
+    neutral board, "Plateau neutre") or the one named is out («un autre joueur doit appliquer
+    l'effet restant», F.A.Q.).
+    """
     effect = task["effect"]
     if needs_hero(effect):
         who = task.get("who")
+        if who is not None and hero_able(state["heroes"][who]) and who not in able_to_suffer(
+                state, effect):
+            _ignored(state, who, effect, out)
+            return []
         if who is None or who not in able_to_suffer(state, effect):
             candidates = able_to_suffer(state, effect)
             if not candidates:
@@ -292,6 +305,17 @@ def _effect(state: State, task: Task, out: Out) -> Any:
     return apply_effect(state, task, out)
 
 
+def _ignored(state: State, hero_id: str, effect: dict[str, Any], out: Out) -> None:
+    """Say that the named hero cannot suffer an effect, which is therefore ignored."""
+    if effect["op"] == "lose":
+        colour = _colour(state, hero_id, effect)
+        token = f"equipment_{colour}" if colour and effect["token"] == "equipment" else (
+            effect["token"])
+        out.say("token.none", hero=hero_id, token=token)
+    else:
+        out.say("effect.ignored", hero=hero_id, op=effect["op"])
+
+
 def apply_effect(state: State, task: Task, out: Out) -> list[Task]:
     """Carry out one effect whose hero and choice are settled; return follow-up tasks."""
     effect, who = task["effect"], task.get("who")
@@ -304,7 +328,10 @@ def apply_effect(state: State, task: Task, out: Out) -> list[Task]:
         if target is not None:
             lose(state, who, "equipment", out, target, amount)
     elif op == "lose":
-        lose(state, who, effect["token"], out, _colour(state, who, effect), amount)
+        lost = lose(state, who, effect["token"], out, _colour(state, who, effect), amount)
+        if lost < amount and not hero_able(state["heroes"][who]):  # the rest: another hero
+            return [{"do": "effect", "effect": {**effect, "amount": amount - lost},
+                     "source": task["source"], "who": None}]
     elif op in ("grip", "ungrip"):
         _grip(state, task, op == "grip", target, out)
     elif op == "draw":

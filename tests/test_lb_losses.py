@@ -12,6 +12,11 @@ from __future__ import annotations
 from lastbastion import card, play, setup_event
 
 LOSE_CALL = [{"op": "lose", "token": "call_to_arms"}]
+WIN_YELLOW_1 = [{"type": "move", "hero": "kazgin", "to": [2, 1]},
+                {"type": "fight", "targets": ["yellow.1"]},
+                {"type": "dice", "faces": ["yellow", "red", "red"], "grey": "red"},
+                {"type": "resolve"}]
+"""Gary beats a resistance-1 yellow card on yellow.1 from the South edge."""
 
 
 def _duo(session, *events):
@@ -57,11 +62,8 @@ def test_round_token_the_active_hero_lacks_is_not_taken_from_a_teammate(session)
 def test_exit_loss_the_fighter_lacks_is_ignored(session):
     """An exit effect is suffered by the active hero who won the fight; lacking the token, he
     loses nothing (p.9) and his teammate is not involved."""
-    _duo(session, card("thief", "yellow", 1, slot="yellow.1", exit=LOSE_CALL),
-         {"type": "move", "hero": "kazgin", "to": [2, 1]},
-         {"type": "fight", "targets": ["yellow.1"]},
-         {"type": "dice", "faces": ["yellow", "red", "red"], "grey": "red"})
-    step = session.submit({"type": "resolve"})
+    step = _duo(session, card("thief", "yellow", 1, slot="yellow.1", exit=LOSE_CALL),
+                *WIN_YELLOW_1)
     view = _paul_untouched(session)
     assert view["boards"]["yellow"][1] is None, "the thief fell"
     assert "token.none" in _keys(step)
@@ -91,10 +93,7 @@ def test_corruption_face_loss_the_roller_lacks_is_ignored(session):
          {"type": "teach", "kind": "corruption", "id": "corruption-2",
           "definition": {"effects": LOSE_CALL}},
          card("tormentor", "yellow", 1, slot="yellow.1", exit=[{"op": "corruption"}]),
-         {"type": "move", "hero": "kazgin", "to": [2, 1]},
-         {"type": "fight", "targets": ["yellow.1"]},
-         {"type": "dice", "faces": ["yellow", "red", "red"], "grey": "red"},
-         {"type": "resolve"})
+         *WIN_YELLOW_1)
     step = session.submit({"type": "dice", "faces": ["corruption-2"]})
     _paul_untouched(session)
     assert "token.none" in _keys(step)
@@ -119,10 +118,7 @@ def test_what_is_left_after_a_knock_out_goes_to_another_hero(session):
     _duo(session, {"type": "adjust", "hero": "kazgin", "life": 1},
          card("reaper", "yellow", 1, slot="yellow.1",
               exit=[{"op": "lose", "token": "life"}, *LOSE_CALL]),
-         {"type": "move", "hero": "kazgin", "to": [2, 1]},
-         {"type": "fight", "targets": ["yellow.1"]},
-         {"type": "dice", "faces": ["yellow", "red", "red"], "grey": "red"},
-         {"type": "resolve"})
+         *WIN_YELLOW_1)
     view = session.view()
     assert view["heroes"]["kazgin"]["state"] == "knocked_out"
     assert view["heroes"]["mylfaar"]["call_to_arms"] == 0, "Paul applies the remaining effect"
@@ -144,10 +140,7 @@ def test_the_rest_of_a_loss_that_knocks_out_goes_to_another_hero(session):
     _duo(session, {"type": "adjust", "hero": "kazgin", "life": 1},
          card("reaper", "yellow", 1, slot="yellow.1",
               exit=[{"op": "lose", "token": "life", "amount": 2}]),
-         {"type": "move", "hero": "kazgin", "to": [2, 1]},
-         {"type": "fight", "targets": ["yellow.1"]},
-         {"type": "dice", "faces": ["yellow", "red", "red"], "grey": "red"},
-         {"type": "resolve"})
+         *WIN_YELLOW_1)
     view = session.view()
     assert view["heroes"]["kazgin"]["state"] == "knocked_out"
     assert view["heroes"]["mylfaar"]["life"] == 2

@@ -167,10 +167,14 @@ def _board(state: State, task: Task, out: Out) -> Any:
         return effect_tasks(full, {"board": colour, "timing": "full"}, active_hero(state))
     if is_neutral(state, task["side"]):
         return []
-    return [{"do": "draw"}]
+    return [{"do": "draw", "side": task["side"]}]
 
 
 def _draw(state: State, task: Task, out: Out) -> Any:
+    """Draw a Horde card: the board's own draw (``side``) is dropped if its hero went out
+    before it (a neutral board draws nothing, "Plateau neutre"); an effect's draw always."""
+    if "side" in task and is_neutral(state, task["side"]):
+        return []
     if not free_slots(state):
         out.say("draw.all_full")
         return [{"do": "effect", "effect": {"op": "lose", "token": "life"},

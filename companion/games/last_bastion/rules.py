@@ -37,18 +37,21 @@ from .geometry import adjacent
 from .schemas import EVENTS
 from .setup import initial_state
 from .tokens import (
+    OUT_STATES,
     Out,
     State,
-    end,
     gain,
     grip_tile,
     gripped_tiles,
     has_power,
     heal,
+    held,
     hero_able,
+    knock_out,
     set_card_grip,
     set_hero_grip,
     slot_entry,
+    take_out,
     ungrip_tile,
 )
 
@@ -724,8 +727,6 @@ def on_adjust(state: State, fields: dict[str, Any], out: Out) -> None:
         _adjust_slot(state, fields, out)
     else:
         raise RuleError("event.missing_field", event="adjust", field="hero|tile|slot")
-    if not any(hero_able(h) for h in state["heroes"].values()):
-        end(state, "lost", "all_heroes_out", out)
     out.label = Message("history.adjust", {"what": sorted(fields), "note": note})
 
 
@@ -742,22 +743,37 @@ def _move_tokens(state: State, hero: dict[str, Any], token: str, colour: str | N
 
 
 def _adjust_hero(state: State, fields: dict[str, Any], out: Out) -> None:
-    hero = _hero(state, fields["hero"])
+    """Correct a hero; the correction leads where the rules would (rulebook, "Héros blessé,
+    héros mort"): left with no Life, a hero in play is knocked out, or dead if already wounded
+    («Un héros qui perd son dernier jeton Point de Vie est hors combat»); put out of play, he
+    gives every token back to the reserve. A hero out of play holds nothing and stands nowhere;
+    one brought back needs Life and a tile. A ``state`` equal to the current one (the phone
+    sends it with every correction) changes nothing."""
+    hero_id = fields["hero"]
+    hero = _hero(state, hero_id)
+    before, after = hero["state"], fields.get("state", hero["state"])
     for token in ("life", "call_to_arms"):
         if token in fields:
             _move_tokens(state, hero, token, None, fields[token])
     for colour, count in fields.get("equipment", {}).items():
         _move_tokens(state, hero, "equipment", colour, count)
-    if "state" in fields:
-        hero["state"] = fields["state"]
-        if not hero_able(hero):
-            hero["tile"] = None
-    if "to" in fields:
-        hero["tile"] = list(fields["to"])
-    if hero_able(hero) and hero["tile"] is None:
-        raise RuleError("adjust.needs_tile", hero=fields["hero"])
+    if after in OUT_STATES and after != before:
+        take_out(state, hero_id, after, out)
+    elif after in OUT_STATES:
+        if "to" in fields or hero["life"] or hero["call_to_arms"] or held(hero, "equipment"):
+            raise RuleError("adjust.out_of_play", hero=hero_id, state=after)
+    else:
+        hero["state"] = after
+        if "to" in fields:
+            hero["tile"] = list(fields["to"])
+        if hero["life"] == 0 and after != before:
+            raise RuleError("adjust.no_life", hero=hero_id, state=after)
+        if hero["life"] == 0:
+            knock_out(state, hero_id, out)
+        elif hero["tile"] is None:
+            raise RuleError("adjust.needs_tile", hero=hero_id)
     if "grip" in fields:
-        set_hero_grip(state, fields["hero"], fields["grip"], out)
+        set_hero_grip(state, hero_id, fields["grip"], out)
 
 
 def _adjust_slot(state: State, fields: dict[str, Any], out: Out) -> None:

@@ -12,9 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from companion.engine.catalog import localized
-
-from .catalog import timing_of
+from .catalog import taught, timing_of
 from .geometry import SIDES, clockwise_from
 from .tokens import (
     Out,
@@ -163,7 +161,7 @@ def _board(state: State, task: Task, out: Out) -> Any:
     if not free_slots(state, colour):
         out.say("board.full", board=colour)
         board = state["catalog"]["board"].get(colour, {})
-        full = board.get("full") or localized(board.get("text")) or "?"
+        full = taught(board.get("full"), board.get("text"))
         return effect_tasks(full, {"board": colour, "timing": "full"}, active_hero(state))
     if is_neutral(state, task["side"]):
         return []

@@ -20,7 +20,7 @@ from companion.engine import (
 from companion.engine.catalog import OwnerTaught, learn, localized, working_copy
 
 from . import combat
-from .catalog import CATALOG, COMBAT_FACES, DATA, check_definition, timing_of
+from .catalog import CATALOG, COMBAT_FACES, DATA, check_definition, taught, timing_of
 from .flow import (
     active_hero,
     all_slots,
@@ -414,7 +414,7 @@ def _corruption_dice(state: State, task: dict[str, Any], fields: dict[str, Any],
 def _apply_corruption(state: State, out: Out) -> None:
     task = state["queue"].pop(0)
     face = state["catalog"]["corruption"][task["face"]]
-    effects = face.get("effects") or localized(face.get("text")) or "?"
+    effects = taught(face.get("effects"), face.get("text"))
     state["queue"][:0] = effect_tasks(effects, {"face": task["face"], "timing": "corruption"},
                                       task.get("who") or active_hero(state))
 
@@ -582,8 +582,9 @@ def on_activate(state: State, fields: dict[str, Any], out: Out) -> None:
             task["options"] = knocked
             state["queue"].insert(0, task)
     else:
-        text = action or localized(definition.get("text")) or "?"
-        state["queue"][:0] = effect_tasks(text, {"tile": tile["id"], "timing": "action"}, hero_id)
+        effects = taught(action, definition.get("text"))
+        state["queue"][:0] = effect_tasks(effects, {"tile": tile["id"], "timing": "action"},
+                                          hero_id)
 
 
 def on_fight(state: State, fields: dict[str, Any], out: Out) -> None:

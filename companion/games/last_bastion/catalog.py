@@ -51,8 +51,10 @@ def effects_or_text(value: Any, path: str) -> list[dict[str, Any]] | str:
     return text(value, path) if isinstance(value, str) else effects(value, path)
 
 
-effects_or_text.either = {"text": text, "effects": effects}  # type: ignore[attr-defined]
-"""The shapes a timing takes, for forms that let the owner choose (web/definitions.py)."""
+effects_or_text.either = {  # type: ignore[attr-defined]
+    "text": text, "effects": effects, "nothing": list_of(check_effect, 0, 0)}
+"""The shapes a timing takes, for forms that let the owner choose (web/definitions.py); a list
+of no effects says the printed effect does nothing at this table (not asked about again)."""
 
 
 def texts(value: Any, path: str) -> dict[str, str] | str:

@@ -94,6 +94,9 @@ def test_an_out_hero_cannot_be_given_tokens_without_coming_back(session):
     """A hero out of play holds no token: giving him Life alone is refused, nothing changes."""
     _duo(session, {"type": "adjust", "hero": "mylfaar", "life": 0})
     refused(session, {"type": "adjust", "hero": "mylfaar", "life": 2}, "adjust.out_of_play")
+    refused(session, {"type": "adjust", "hero": "mylfaar", "to": [1, 1]}, "adjust.out_of_play")
+    refused(session, {"type": "adjust", "hero": "kazgin", "state": "knocked_out", "to": [1, 1]},
+            "adjust.out_of_play")
 
 
 def test_bringing_a_hero_back_needs_life(session):

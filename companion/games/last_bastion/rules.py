@@ -758,12 +758,12 @@ def _adjust_hero(state: State, fields: dict[str, Any], out: Out) -> None:
             _move_tokens(state, hero, token, None, fields[token])
     for colour, count in fields.get("equipment", {}).items():
         _move_tokens(state, hero, "equipment", colour, count)
+    if after in OUT_STATES and ("to" in fields or after == before and (
+            hero["life"] or hero["call_to_arms"] or held(hero, "equipment"))):
+        raise RuleError("adjust.out_of_play", hero=hero_id, state=after)
     if after in OUT_STATES and after != before:
         take_out(state, hero_id, after, out)
-    elif after in OUT_STATES:
-        if "to" in fields or hero["life"] or hero["call_to_arms"] or held(hero, "equipment"):
-            raise RuleError("adjust.out_of_play", hero=hero_id, state=after)
-    else:
+    elif after not in OUT_STATES:
         hero["state"] = after
         if "to" in fields:
             hero["tile"] = list(fields["to"])

@@ -96,8 +96,9 @@ def options(state: State, task: Task) -> list[Any]:
     if kind in ("strike", "crush"):
         return list(state["heroes"])
     if kind == "obstruct":
+        titan = state["titan"]
         return [h for h, hero in state["heroes"].items()
-                if hero["held"] or hero["returned"] or h in state["titan"]["pool"]]
+                if hero["held"] or hero["returned"] or h in titan["pool"] + titan["spent"]]
     if kind == "heal_hero":
         return [h for h, hero in state["heroes"].items() if hero["hearts"] < 3]
     if kind in ("frenzy", "mutilate"):
@@ -180,11 +181,14 @@ def sudden_change(state: State, replace: str | None, card: str | None, out: Out)
 
 def obstruct(state: State, hero_id: str, face: str | None, out: Out) -> None:
     """Obstruction: one of the hero's dice is out for this round. ``titan`` names a die showing a
-    Titan face (still with the Titan, given back, or kept by Levi)."""
+    Titan face (still with the Titan, spent on an ability and due back at step 4, given back, or
+    kept by Levi)."""
     hero = state["heroes"][hero_id]
-    pool = state["titan"]["pool"]
+    pool, spent = state["titan"]["pool"], state["titan"]["spent"]
     if face == "titan" and hero_id in pool:
         pool.remove(hero_id)
+    elif face == "titan" and hero_id in spent:
+        spent.remove(hero_id)
     elif face == "titan" and hero["returned"]:
         hero["returned"] -= 1
     elif any(d["face"] == face for d in hero["held"]):

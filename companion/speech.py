@@ -37,16 +37,17 @@ WARNING = "warning"
 
 #: Key prefixes of phase chatter: worth saying only while nothing newer happened.
 CHATTER_PREFIXES = ("turn.", "phase.", "expect.", "prompt.")
-#: Key prefixes of announcements that are warnings (the LEDs flash for them too).
-WARNING_PREFIXES = ("grip.tile", "grip.hero", "grip.card", "hero.knocked_out", "hero.dead",
-                    "board.full", "token.reserve_empty", "draw.all_full", "game.lost",
-                    "hardware.", "tags.unknown", "press.", "camera.", "warning.",
-                    "guardian.killed", "temple.wounded", "monster.cannot_enter", "hero.hurt")
+#: Key prefixes of the companion's own warnings (the LEDs flash for them too); each game adds
+#: its own in its capabilities (``warnings``).
+WARNING_PREFIXES = ("game.lost", "hardware.", "tags.unknown", "tags.not_now", "press.", "camera.",
+                    "warning.")
 
 
-def urgency(key: str) -> str:
-    """How much a message matters: ``warning``, ``result`` or ``chatter`` (may be dropped)."""
-    if key.startswith(WARNING_PREFIXES) and not key.endswith("_freed"):
+def urgency(key: str, game: Game | None = None) -> str:
+    """How much a message matters: ``warning``, ``result`` or ``chatter`` (may be dropped); the
+    warnings are the companion's and ``game``'s."""
+    prefixes = WARNING_PREFIXES + (game.capabilities.warnings if game is not None else ())
+    if key.startswith(prefixes) and not key.endswith("_freed"):
         return WARNING
     if key.startswith(CHATTER_PREFIXES):
         return CHATTER
@@ -290,7 +291,7 @@ class Announcer:
         while (item := self._queue.get()) is not None:
             texts = self._texts(item)
             for message in item.messages:
-                level = item.urgency or urgency(message.key)
+                level = item.urgency or urgency(message.key, item.game)
                 if level == CHATTER and item.version < self._latest:
                     self.dropped += 1
                     continue

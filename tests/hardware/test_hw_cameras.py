@@ -9,13 +9,20 @@ import numpy as np
 import pytest
 from hwfakes import dice_video, labelled_roll
 
-from companion.engine import Expectation, Message
+from companion.engine import Blank, Expectation, Message, Template
 from hardware.cameras import CameraError, EndOfStream, OpenCVCamera, PiCamera, ReplayCamera
 from hardware.dice import DiceWatcher, dice_record
 from hardware.status import Status
 from vision import Die, Roll
 
-D6 = Expectation("dice", ("dice",), profile="d6", count=3)
+
+def dice_expected(count: int) -> Expectation:
+    """A game waiting for ``count`` d6 dice in a ``dice`` event."""
+    return Expectation("dice", ("dice",), profile="d6", count=count,
+                       templates=(Template("dice", blank=Blank("dice", "faces", "d6", count)),))
+
+
+D6 = dice_expected(3)
 
 
 def labelled(*faces):
@@ -59,7 +66,7 @@ def test_a_folder_of_images_is_a_replay_too(tmp_path):
     while (frame := capture.read())[0]:
         cv2.imwrite(str(tmp_path / f"frame{index:03d}.png"), frame[1])
         index += 1
-    two = Expectation("dice", ("dice",), profile="d6", count=2)
+    two = dice_expected(2)
     records = run_watcher(ReplayCamera(tmp_path, realtime=False), lambda: two, labelled("2", "4"))
     assert records == [{"type": "dice", "faces": ["2", "4"], "source": "camera"}]
 

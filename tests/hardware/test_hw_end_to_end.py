@@ -83,7 +83,7 @@ def test_first_turn_at_the_box(tmp_path, monkeypatch, lang):
 
     said = [text for text, _ in voice.lines]
     results = [render(m, lang, session.game, step.state) for step in steps
-               for m in step.announcements if urgency(m.key) != CHATTER]
+               for m in step.announcements if urgency(m.key, session.game) != CHATTER]
     assert [t for t in said if t in results] == results          # every result, in order
     assert ("Victory" not in " ".join(said)) and any("Incube" in t for t in said)
     assert table.status.snapshot()["problems"] == {}

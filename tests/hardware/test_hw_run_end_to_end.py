@@ -92,7 +92,7 @@ def replayed_results(entries, lang: str, data_dir: Path) -> list[str]:
     for entry in entries:
         step = session.submit(entry.event.to_json() | {"source": entry.event.source})
         results += [render(m, lang, session.game, step.state) for m in step.announcements
-                    if urgency(m.key) != CHATTER]
+                    if urgency(m.key, session.game) != CHATTER]
     session.close()
     return results
 

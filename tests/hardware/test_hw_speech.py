@@ -13,7 +13,7 @@ import pytest
 
 import hardware
 from companion import speech
-from companion.engine import Message
+from companion.engine import Message, find_game
 from companion.i18n import render
 from companion.speech import (
     CHATTER,
@@ -33,7 +33,9 @@ from hardware import MESSAGES_DIR
 def test_urgency_of_keys():
     assert urgency("turn.start") == CHATTER and urgency("expect.card") == CHATTER
     assert urgency("card.drawn") == RESULT and urgency("game.won") == RESULT
-    assert urgency("grip.tile") == WARNING and urgency("grip.tile_freed") == RESULT
+    bastion = find_game("last-bastion")
+    assert urgency("grip.tile", bastion) == WARNING
+    assert urgency("grip.tile_freed", bastion) == RESULT and urgency("grip.tile") == RESULT
     assert urgency("hardware.missing") == WARNING
 
 

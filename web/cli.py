@@ -14,6 +14,7 @@ import hardware.build
 from companion import config as settings
 from companion.engine import Message, RuleError, Session
 from companion.i18n import LANGUAGES, render
+from companion.notify import ServiceNotifier, page_answers
 from companion.simulator import KeyboardTable
 from companion.speech import Announcer, make_voice
 
@@ -84,11 +85,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     keyboard = KeyboardTable(ctx.simulator, say) if ctx.simulator else None
     for problem in config.problem_texts(lang):
         print(problem, file=sys.stderr, flush=True)
+    service = ServiceNotifier()
 
     def ready(host: str, port: int) -> None:
         url = page_url(args.host, port)
         print(render(Message("run.url", {"url": url}), texts=table), flush=True)
         print_qr(url)
+        local = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else host
+        service.ready(url, lambda: page_answers(f"http://{local}:{port}/api/state"))
         if session.record is not None and session.record.status == "playing":
             say(Message("run.resumed", {"id": session.record.id, "version": session.version}))
         if not ctx.pins.is_set():
@@ -99,6 +103,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         serve(app, args.host, args.port, args.threads, ready)
     finally:
+        service.stopping()
         if keyboard is not None:
             keyboard.stop()
         if sensors is not None:

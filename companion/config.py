@@ -33,8 +33,8 @@ ENV_FILE = "COMPANION_CONFIG"
 #: part is not wired.
 DEFAULTS: dict[str, dict[str, Any]] = {
     "general": {"language": "en", "data_dir": "", "pin_factory": ""},
-    "speech": {"backend": "pyttsx3", "volume": 1.0, "rate": 160, "voice": "", "enabled": True,
-               "wav_dir": ""},
+    "speech": {"backend": "espeak-ng", "device": "", "volume": 1.0, "rate": 160, "voice": "",
+               "enabled": True, "wav_dir": ""},
     "buttons": {"next": 17, "undo": 27, "draw": 22, "roll": 23, "bounce_time": 0.05,
                 "hold_time": 1.0, "stuck_time": 10.0,
                 "pull_up": True, "long_next": "repeat", "long_undo": "",
@@ -51,7 +51,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
 CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("general", "language"): ("fr", "en"),
     ("general", "pin_factory"): ("", "lgpio", "rpigpio", "pigpio", "native", "mock"),
-    ("speech", "backend"): ("pyttsx3", "espeak-ng", "silent"),
+    ("speech", "backend"): ("espeak-ng", "pyttsx3", "silent"),
     ("rfid", "reader"): ("none", "mfrc522", "pn532", "keyboard"),
     ("rfid", "wedge_format"): ("hex", "decimal"),
     ("camera", "kind"): ("none", "picamera2", "opencv", "replay"),

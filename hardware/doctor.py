@@ -10,11 +10,9 @@ live :class:`~hardware.status.Status` instead of opening them a second time.
 
 from __future__ import annotations
 
-import shutil
 import time
 import warnings
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,6 +20,7 @@ from typing import Any
 from companion.config import Config
 from companion.engine import Message
 from companion.i18n import render
+from companion.voices import DEVICE, ENGINE, PLAYER, VoiceError, open_voice
 
 from .build import PIN_DEVICES, ROLES, make_camera, make_pin_factory, make_reader
 from .cameras import CameraError
@@ -188,23 +187,30 @@ def check_pins(config: Config, pin_factory: Any = None) -> Check:
     return Check("pins", True, _m("doctor.pins.ok", pins=[f"{n} GPIO{p}" for n, p in used.items()]))
 
 
-def check_speech(config: Config, which: Callable[[str], str | None] = shutil.which) -> Check:
-    """The speech back end can start."""
+SPEECH_FIXES = {ENGINE: {"espeak-ng": _m("doctor.fix.espeak"), "pyttsx3": _m("doctor.fix.pyttsx3")},
+                PLAYER: _m("doctor.fix.aplay"), DEVICE: _m("doctor.fix.sound_device")}
+
+
+def check_speech(config: Config) -> Check:
+    """The voice says a short test phrase on the configured device (it is heard, or written to
+    ``wav_dir``); what is missing (the engine, the player, the device) comes with its fix."""
     speech = config["speech"]
     backend = speech["backend"] if speech["enabled"] else "silent"
     if backend == "silent":
         return Check("speech", None, _m("doctor.speech.silent"))
-    if which("espeak-ng") is None:
-        return Check("speech", False, _m("doctor.speech.no_espeak"), _m("doctor.fix.espeak"))
-    if backend == "pyttsx3":
+    lang = config["general"]["language"]
+    where = speech["wav_dir"] or speech["device"] or "default"
+    try:
+        voice = open_voice(speech)
         try:
-            import pyttsx3
-
-            pyttsx3.init()
-        except (ImportError, RuntimeError, OSError) as exc:
-            return Check("speech", False, _m("doctor.speech.no_pyttsx3", error=str(exc)),
-                         _m("doctor.fix.pyttsx3"))
-    return Check("speech", True, _m("doctor.speech.ok", backend=backend))
+            voice.speak(render(_m("doctor.speech.phrase"), texts=texts(lang)), lang)
+        finally:
+            voice.close()
+    except VoiceError as exc:
+        fix = SPEECH_FIXES[exc.missing]
+        return Check("speech", False, _m("doctor.speech.failed", backend=backend, error=str(exc)),
+                     fix[backend] if isinstance(fix, dict) else fix)
+    return Check("speech", True, _m("doctor.speech.ok", backend=backend, device=where))
 
 
 def check_last_tag(data_dir: Path) -> Check:

@@ -16,7 +16,8 @@ from companion.engine import Message, RuleError, Session
 from companion.i18n import LANGUAGES, render
 from companion.notify import ServiceNotifier, page_answers
 from companion.simulator import KeyboardTable
-from companion.speech import Announcer, make_voice
+from companion.speech import Announcer
+from companion.voices import make_voice
 
 from . import create_app
 from .auth import PinError, PinStore, check_pin_format

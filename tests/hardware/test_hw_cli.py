@@ -93,7 +93,7 @@ def test_doctor_passes_on_a_healthy_box(tmp_path, monkeypatch):
     chip = FakeMFRC522()
     monkeypatch.setattr("hardware.build.MFRC522", functools.partial(MFRC522, open_bus=chip))
     conf = tmp_path / "c.toml"
-    conf.write_text('[rfid]\nreader = "mfrc522"\n[speech]\nbackend = "espeak-ng"\n')
+    conf.write_text('[rfid]\nreader = "mfrc522"\n[speech]\nbackend = "espeak-ng"\ndevice = "null"\n')
     Status(tmp_path).tag_seen("04A1B2C3", "MFRC522 on /dev/spidev0.0")
     factory = MockFactory()
     checks = doctor.run(settings.load([conf]), tmp_path, dev=tmp_path, pin_factory=factory)

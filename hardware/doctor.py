@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import time
 import warnings
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -152,16 +151,11 @@ def check_held(name: str, device: str, live: Status, fix: Message | None) -> Che
 
 
 def check_pins(config: Config, pin_factory: Any = None) -> Check:
-    """The configured pins are distinct and free."""
+    """The configured pins are free (the config already refused a pin given twice)."""
     pins = {f"button {role}": config["buttons"][role] for role in ROLES}
     pins.update({f"LED {name}": pin for name, pin in config["leds"].items()
                  if name != "common_anode" and pin is not False})
-    used = {name: pin for name, pin in pins.items() if pin is not False}
-    twice = [pin for pin, count in Counter(used.values()).items() if count > 1]
-    if twice:
-        names = ", ".join(n for n, p in used.items() if p in twice)
-        return Check("pins", False, _m("doctor.pins.twice", pin=twice[0], names=names),
-                     _m("doctor.fix.pins_twice"))
+    used = {name: pin for name, pin in pins.items() if pin is not False}  # distinct: see config
     with warnings.catch_warnings():  # gpiozero warns about each pin library it cannot load
         warnings.simplefilter("ignore")
         try:

@@ -18,6 +18,7 @@ from typing import Any
 
 from companion.config import Config
 from companion.engine import Message
+from companion.games import registry
 from companion.i18n import render
 from companion.voices import DEVICE, ENGINE, PLAYER, VoiceError, open_voice
 
@@ -74,7 +75,8 @@ class Check:
 
 
 NAME_KEYS = {"config": "config", "SPI": "spi", "I2C": "i2c", "RFID reader": "reader",
-             "camera": "camera", "pins": "pins", "speech": "speech", "last tag": "last_tag"}
+             "camera": "camera", "pins": "pins", "speech": "speech", "games": "games",
+             "last tag": "last_tag"}
 
 
 def check_config(config: Config) -> Check:
@@ -207,6 +209,17 @@ def check_speech(config: Config) -> Check:
     return Check("speech", True, _m("doctor.speech.ok", backend=backend, device=where))
 
 
+def check_games() -> Check:
+    """Every registered game loads; a broken plugin is named with its error and package."""
+    plugins = registry()
+    games = ", ".join(sorted(plugins.games))
+    if plugins.broken:
+        broken = "; ".join(f"{b.name} ({b.package}): {b.error}" for b in plugins.broken)
+        return Check("games", False, _m("doctor.games.broken", broken=broken, games=games),
+                     _m("doctor.fix.games"))
+    return Check("games", True, _m("doctor.games.ok", games=games))
+
+
 def check_last_tag(data_dir: Path) -> Check:
     """The last raw tag UID read by the running companion, and when."""
     seen = last_tag(data_dir)
@@ -239,7 +252,7 @@ def run(config: Config, data_dir: Path, dev: Path = Path("/dev"),
             held.get("RFID reader") or check_reader(config),
             held.get("camera") or check_camera(config),
             held.get("pins") or check_pins(config, pin_factory),
-            check_speech(config), check_last_tag(data_dir)]
+            check_speech(config), check_games(), check_last_tag(data_dir)]
 
 
 def report(checks: list[Check], lang: str = "en") -> list[str]:

@@ -23,7 +23,7 @@ from companion.i18n import render
 from companion.voices import DEVICE, ENGINE, PLAYER, VoiceError, open_voice
 
 from .build import PIN_DEVICES, ROLES, make_camera, make_pin_factory, make_reader
-from .cameras import CameraError
+from .cameras import CameraError, CameraLibraryError
 from .status import Status, last_tag, texts
 from .tags import TagMap
 
@@ -124,6 +124,7 @@ def check_reader(config: Config) -> Check:
 
 CAMERA_FIXES = {"picamera2": _m("doctor.fix.picamera2"), "opencv": _m("doctor.fix.opencv"),
                 "replay": _m("doctor.fix.replay")}
+CAMERA_LIBRARY_FIX = _m("doctor.fix.camera_library")
 
 
 def check_camera(config: Config) -> Check:
@@ -135,8 +136,10 @@ def check_camera(config: Config) -> Check:
         camera.open()
         camera.read()
     except (CameraError, StopIteration) as exc:
+        fix = CAMERA_LIBRARY_FIX if isinstance(exc, CameraLibraryError) else \
+            CAMERA_FIXES[config["camera"]["kind"]]
         return Check("camera", False, _m("doctor.failed", device=camera.name, error=str(exc)),
-                     CAMERA_FIXES[config["camera"]["kind"]])
+                     fix)
     finally:
         camera.close()
     return Check("camera", True, _m("doctor.camera.ok", device=camera.name))

@@ -1,6 +1,7 @@
 """The Pi service: the unit file, the install script, the default config it writes, and the
 companion's side of systemd's notify protocol (READY, the watchdog heartbeat, STOPPING)."""
 
+import json
 import os
 import re
 import signal
@@ -182,3 +183,69 @@ def test_the_heartbeat_stops_when_the_page_stops_answering(tmp_path, monkeypatch
     assert ServiceNotifier().watchdog is None
     monkeypatch.delenv("NOTIFY_SOCKET")
     assert not ServiceNotifier().enabled  # outside systemd: nothing is sent
+
+
+STUB = """#!/bin/sh
+echo "$(basename "$0") $*" >> "{log}"
+"""
+FAKE_PYTHON = STUB + """case "$1 $2" in
+  "-m venv") mkdir -p "$4/bin"
+             for tool in pip python; do
+               printf '#!/bin/sh\\necho "venv-%s $*" >> "{log}"\\n' "$tool" > "$4/bin/$tool"
+               chmod +x "$4/bin/$tool"
+             done ;;
+  "-c import"*) echo "{numpy}" ;;
+esac
+"""
+
+
+def test_the_installer_keeps_the_systems_numpy_for_picamera2(tmp_path):
+    """install.sh run in a sandbox: apt-get, systemctl, the user tools and Raspberry Pi OS's
+    python3 (numpy 1.24.2 from apt) are stand-ins that log their arguments; every path is
+    staged under DESTDIR."""
+    log, stage, bin_dir = tmp_path / "log", tmp_path / "root", tmp_path / "bin"
+    bin_dir.mkdir()
+    for tool, text in {"apt-get": STUB, "systemctl": STUB, "useradd": STUB, "usermod": STUB,
+                       "getent": STUB, "python3": FAKE_PYTHON}.items():
+        (bin_dir / tool).write_text(text.format(log=log, numpy="1.24.2"))
+        (bin_dir / tool).chmod(0o755)
+    result = subprocess.run(["bash", str(SYSTEMD / "install.sh")], capture_output=True,
+                            text=True, env={"PATH": f"{bin_dir}:/usr/bin:/bin",
+                                            "DESTDIR": str(stage)})
+    assert result.returncode == 0, result.stderr
+    calls = log.read_text().splitlines()
+    venv = f"{stage}/opt/companion/venv"
+    constraints = stage / "opt/companion/constraints.txt"
+    assert f"python3 -m venv --system-site-packages {venv}" in calls
+    assert constraints.read_text() == "numpy==1.24.2\n"      # the system's numpy, pinned
+    assert f"venv-pip install --constraint {constraints} {SYSTEMD.parent}" in calls
+    installed = next(c for c in calls if c.startswith("apt-get install"))
+    assert {"python3-picamera2", "python3-numpy", "alsa-utils", "espeak-ng"} <= set(
+        installed.split())
+    assert (stage / "etc/systemd/system/companion.service").read_text() == (
+        SYSTEMD / "companion.service").read_text()
+    assert (stage / "etc/companion/config.toml").exists()
+    assert "systemctl enable companion" in calls and "systemctl restart companion" in calls
+
+
+def test_pip_finds_an_opencv_for_the_pis_numpy(tmp_path):
+    """The installer's pin, resolved by pip for a Raspberry Pi (aarch64, CPython 3.11) against
+    the package index: without it pip takes OpenCV 5 and numpy 2 (the break); with it, an OpenCV
+    wheel built for numpy 1.24 and no second numpy."""
+    (tmp_path / "pin.txt").write_text("numpy==1.24.2\n")
+    pyproject = (SYSTEMD.parent / "pyproject.toml").read_text()
+    wanted = re.findall(r'"((?:numpy|opencv-python-headless)[^"]*)"', pyproject)
+
+    def resolve(*extra: str) -> dict[str, str]:
+        report = tmp_path / "report.json"
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--dry-run",
+                        "--ignore-installed", "--only-binary=:all:", "--platform",
+                        "manylinux2014_aarch64", "--python-version", "3.11",
+                        "--implementation", "cp", "--report", str(report), *extra, *wanted],
+                       check=True, capture_output=True, timeout=300)
+        found = json.loads(report.read_text())["install"]
+        return {item["metadata"]["name"]: item["metadata"]["version"] for item in found}
+
+    pinned = resolve("--constraint", str(tmp_path / "pin.txt"))
+    assert pinned["numpy"] == "1.24.2" and pinned["opencv-python-headless"].startswith("4.")
+    assert resolve()["numpy"].startswith("2.")  # what broke the camera

@@ -32,7 +32,7 @@ ENV_FILE = "COMPANION_CONFIG"
 #: Every setting and its default, by section. A pin is a BCM GPIO number, or ``false`` when the
 #: part is not wired.
 DEFAULTS: dict[str, dict[str, Any]] = {
-    "general": {"language": "en", "data_dir": "", "pin_factory": ""},
+    "general": {"name": "Table Companion", "language": "en", "data_dir": "", "pin_factory": ""},
     "speech": {"backend": "espeak-ng", "device": "", "volume": 1.0, "rate": 160, "voice": "",
                "enabled": True, "wav_dir": ""},
     "buttons": {"next": 17, "undo": 27, "draw": 22, "roll": 23, "bounce_time": 0.05,

@@ -21,6 +21,7 @@ from companion.speech import Announcer
 
 from .buttons import Buttons, button_device
 from .cameras import Camera, OpenCVCamera, PiCamera, ReplayCamera
+from .frames import FrameTap
 from .leds import Indicator, Lights, RGBLights, SingleLights
 from .mockpins import PinControl
 from .rfid import TagReader, TagSource
@@ -141,7 +142,8 @@ def start(session: Session, config: Config, announcer: Announcer | None = None,
         from .dice import DiceWatcher  # needs vision (OpenCV): only with a camera
 
         status.held.add(camera.name)
-        watcher = DiceWatcher(camera, session.expects, status, data_dir or session.data_dir)
+        table.camera = FrameTap(camera)
+        watcher = DiceWatcher(table.camera, session.expects, status, data_dir or session.data_dir)
         table.add(watcher)
         table.actions["roll"] = watcher.read_now
     return table

@@ -15,7 +15,7 @@ from companion.engine import Session
 from companion.simulator import Simulator
 from hardware.table import Table
 
-from . import api, box, definitions, errors, history, host, openapi, pages, roles
+from . import api, box, definitions, errors, history, host, link, openapi, pages, preview, roles
 from .auth import HostSessions, LoginLimiter, PinStore, RoleTokens
 from .compress import gzip_response
 from .config import WebConfig
@@ -47,7 +47,7 @@ def create_app(session: Session, config: WebConfig | None = None, table: Table |
         limiter=LoginLimiter(config.login_attempts, config.login_window),
         simulator=Simulator(session, config.seed) if config.simulate else None,
         table=table, settings=settings or companion_config.load(), roles=RoleTokens())
-    for module in (api, box, definitions, host, history, openapi, pages, roles):
+    for module in (api, box, definitions, host, history, link, openapi, pages, preview, roles):
         app.register_blueprint(module.bp)
     app.after_request(host.attach_csrf)
     app.after_request(gzip_response)

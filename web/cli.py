@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import getpass
-import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,15 +13,18 @@ import hardware.build
 from companion import config as settings
 from companion.engine import Message, RuleError, Session
 from companion.i18n import LANGUAGES, render
+from companion.mdns import announce_in_background
+from companion.netaddr import WILDCARDS, lan_addresses, page_urls
 from companion.notify import ServiceNotifier, page_answers
 from companion.simulator import KeyboardTable
-from companion.speech import Announcer
+from companion.speech import RESULT, Announcer
 from companion.voices import make_voice
 
 from . import create_app
 from .auth import PinError, PinStore, check_pin_format
 from .config import WebConfig
 from .context import EXTENSION
+from .link import Link, attach
 from .server import DEFAULT_THREADS, serve
 from .texts import texts
 
@@ -36,22 +38,6 @@ def on_raspberry_pi() -> bool:
         return "Raspberry Pi" in PI_MODEL.read_text(errors="replace")
     except OSError:
         return False
-
-
-def lan_address() -> str:
-    """An address of this machine that phones on the same network can reach (else loopback)."""
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-    except OSError:
-        return "127.0.0.1"
-    addresses = [info[4][0] for info in infos if not info[4][0].startswith("127.")]
-    return addresses[0] if addresses else "127.0.0.1"
-
-
-def page_url(host: str, port: int) -> str:
-    """The URL to open on a phone."""
-    shown = lan_address() if host in ("0.0.0.0", "::", "") else host
-    return f"http://{shown}:{port}/"
 
 
 def print_qr(url: str, out: Any = None) -> None:
@@ -76,6 +62,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     app = create_app(session, WebConfig(lang=lang, simulate=simulate, seed=args.seed),
                      table=sensors, settings=config)
     ctx = app.extensions[EXTENSION]
+    link = Link([], say=lambda message: announcer.say(message, RESULT))
+    attach(app, link)
+    page: list = []  # the mDNS announcer, once the port is known
 
     def say(message: Message | RuleError) -> None:
         if isinstance(message, RuleError):
@@ -88,12 +77,21 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(problem, file=sys.stderr, flush=True)
     service = ServiceNotifier()
 
+    def found_local(url: str) -> None:
+        link.local = url
+        print(render(Message("run.local", {"url": url}), texts=table), flush=True)
+
     def ready(host: str, port: int) -> None:
-        url = page_url(args.host, port)
-        print(render(Message("run.url", {"url": url}), texts=table), flush=True)
-        print_qr(url)
-        local = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else host
-        service.ready(url, lambda: page_answers(f"http://{local}:{port}/api/state"))
+        addresses = lan_addresses()
+        link.urls = page_urls(args.host, port, addresses)
+        for url in link.urls:
+            print(render(Message("run.url", {"url": url}), texts=table), flush=True)
+        print_qr(link.urls[0])
+        if args.host in WILDCARDS:
+            page.append(announce_in_background(config["general"]["name"], port, addresses,
+                                               found_local))
+        local = "127.0.0.1" if args.host in WILDCARDS else host
+        service.ready(link.urls[0], lambda: page_answers(f"http://{local}:{port}/api/state"))
         if session.record is not None and session.record.status == "playing":
             say(Message("run.resumed", {"id": session.record.id, "version": session.version}))
         if not ctx.pins.is_set():
@@ -105,6 +103,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         serve(app, args.host, args.port, args.threads, ready)
     finally:
         service.stopping()
+        for mdns in filter(None, page):
+            mdns.close()
         if keyboard is not None:
             keyboard.stop()
         if sensors is not None:

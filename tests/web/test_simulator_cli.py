@@ -18,7 +18,7 @@ from companion.cli import main
 from companion.engine import RuleError, Session
 from companion.simulator import KeyboardTable, Simulator
 from web.auth import PinStore
-from web.cli import add_web_parsers, page_url
+from web.cli import add_web_parsers
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -99,7 +99,6 @@ def test_parsers_are_registered():
     args = parser.parse_args(["run", "--simulate", "--port", "0", "--lang", "fr"])
     assert args.simulate and args.port == 0 and args.lang == "fr" and args.host == "0.0.0.0"
     assert parser.parse_args(["pin"]).command == "pin"
-    assert page_url("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
 
 
 def test_pin_command_reads_twice_and_stores_a_hash(tmp_path, monkeypatch, capsys):

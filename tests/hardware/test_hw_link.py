@@ -4,6 +4,7 @@ and a real network namespace with a Wi-Fi and an Ethernet interface); and ``comp
 announced with mDNS, seen by a real zeroconf browser on loopback, a clash giving
 ``companion-2.local``."""
 
+import os
 import subprocess
 import sys
 import threading
@@ -132,3 +133,32 @@ def test_mdns_announces_companion_local_and_a_clash_takes_companion_2():
         browser.close()
         first.close()
         second.close()
+
+
+def test_companion_run_prints_the_lan_address_and_announces_companion_local(tmp_path):
+    """`companion run` listening on every address: it prints the LAN address(es) (never a
+    loopback one when the machine has a network), then the .local URL, which a zeroconf browser
+    on loopback finds with the server's port."""
+    conf = tmp_path / "config.toml"
+    conf.write_text('[general]\nname = "Test Table"\n[speech]\nenabled = false\n')
+    browser = Browser()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "run", "--simulate", "--port", "0", "--data-dir",
+         str(tmp_path / "data")], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        text=True, env={**os.environ, "COMPANION_CONFIG": str(conf),
+                        "PYTHONUNBUFFERED": "1"})
+    try:
+        first = process.stdout.readline().split()[-1]
+        port = int(first.rsplit(":", 1)[1].strip("/"))
+        expected = [f"http://{address}:{port}/" for address in lan_addresses()]
+        assert first == expected[0] and "127.0.1.1" not in first
+        local = next(line for line in process.stdout if ".local:" in line)
+        assert f".local:{port}/" in local and "companion" in local
+        assert hwtools.wait_until(lambda: any(n.startswith("Test Table") for n in browser.names),
+                                  10)
+        name = next(n for n in browser.names if n.startswith("Test Table"))
+        assert browser.info(name).port == port
+    finally:
+        process.terminate()
+        process.wait(30)
+        browser.close()

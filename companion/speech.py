@@ -212,7 +212,8 @@ class Announcer:
     press, an unknown tag). ``catalogs`` names extra message folders (the hardware's). ``said``
     keeps the last sentences spoken, for the tests and the benchmarks; ``dropped`` and ``merged``
     count the lines the queue did not say. ``failure`` is what stops the voice now (None while it
-    speaks), logged once however many lines fail.
+    speaks), logged once however many lines fail; ``on_failure`` (if set) is told each change
+    (the text, or None when the voice works again), for the host page's status.
     """
 
     def __init__(self, voice: Voice, lang: str = "en", catalogs: Sequence[Path] = (),
@@ -224,6 +225,7 @@ class Announcer:
         self._thread: threading.Thread | None = None
         self.said: deque[Said] = deque(maxlen=keep)
         self.failure: str | None = None
+        self.on_failure: Callable[[str | None], None] | None = None
 
     @property
     def dropped(self) -> int:
@@ -284,15 +286,22 @@ class Announcer:
             at = time.time()
             try:
                 self.voice.speak(text, self.lang)
-                self.failure = None
+                self._failed(None)
             except VoiceError as exc:  # no player, no device: say so once, not on every line
-                if str(exc) != self.failure:
-                    log.error("speech failed (%s); run companion doctor", exc)
-                self.failure = str(exc)
+                self._failed(str(exc))
             except Exception:  # a voice failing must not stop the announcer
                 log.exception("speech failed for %r", text)
             self.said.append(Said(at, text, line.level, line.version))
             self.queue.done()
+
+    def _failed(self, failure: str | None) -> None:
+        if failure == self.failure:
+            return
+        if failure is not None:
+            log.error("speech failed (%s); run companion doctor", failure)
+        self.failure = failure
+        if self.on_failure is not None:
+            self.on_failure(failure)
 
     def _texts(self, line: Line) -> dict[str, str]:
         texts = catalog(self.lang, line.game, line.state)

@@ -129,6 +129,9 @@ def start(session: Session, config: Config, announcer: Announcer | None = None,
     status = Status(session.data_dir, tell)
     for problem in config.problems:
         status.problem("config", problem)
+    if announcer is not None:
+        announcer.on_failure = lambda detail: status.resolved("speech") if detail is None \
+            else status.problem("speech", Message("problem.speech", {"detail": detail}))
     table = Table(session, announcer, status=status)
     if pins:
         status.held.add("GPIO")

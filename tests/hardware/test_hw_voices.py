@@ -88,3 +88,39 @@ def test_the_default_engine_is_espeak_ng_and_silent_stays_silent(tmp_path):
     assert doctor.check_speech(speech_config(tmp_path, backend="silent")).ok is None
     assert os.access("/usr/bin/aplay", os.X_OK), "aplay: apt-get install alsa-utils (.ci/run)"
     assert hwtools  # the repository first on sys.path
+
+
+def test_a_silent_voice_is_a_problem_on_the_host_page_until_it_speaks_again(tmp_path):
+    import hardware.build
+
+    class Flaky:
+        """A voice whose sound device goes and comes back."""
+
+        def __init__(self) -> None:
+            self.broken = True
+
+        def speak(self, text: str, lang: str) -> None:
+            if self.broken:
+                raise VoiceError(DEVICE, "aplay cannot play on hw:1: No such file or directory")
+
+        def close(self) -> None:
+            pass
+
+    voice = Flaky()
+    announcer = Announcer(voice, "en", catalogs=[MESSAGES_DIR]).start()
+    session = hwtools.started_game(tmp_path / "data")
+    conf = tmp_path / "c.toml"
+    conf.write_text('[general]\npin_factory = "mock"\n')
+    table = hardware.build.start(session, settings.load([conf]), announcer, simulate=True)
+    try:
+        announcer.say(Message("press.game_over"))
+        assert announcer.wait_idle()
+        assert table.status.snapshot("en")["problems"] == {
+            "Voice": "silent (aplay cannot play on hw:1: No such file or directory)"}
+        voice.broken = False
+        announcer.say(Message("tags.unknown", {"uid": "04A1"}))
+        assert announcer.wait_idle()
+        assert table.status.problems == {}
+    finally:
+        table.stop()
+        announcer.stop()

@@ -51,7 +51,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
 CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("general", "language"): ("fr", "en"),
     ("general", "pin_factory"): ("", "lgpio", "rpigpio", "pigpio", "native", "mock"),
-    ("speech", "backend"): ("espeak-ng", "pyttsx3", "silent"),
+    ("speech", "backend"): ("espeak-ng", "pyttsx3", "piper", "silent"),
     ("rfid", "reader"): ("none", "mfrc522", "pn532", "keyboard"),
     ("rfid", "wedge_format"): ("hex", "decimal"),
     ("camera", "kind"): ("none", "picamera2", "opencv", "replay"),
@@ -69,7 +69,7 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("speech", "volume"): (0.0, 1.0), ("speech", "rate"): (80, 450),
     ("buttons", "bounce_time"): (0.0, 1.0), ("buttons", "hold_time"): (0.1, 10.0),
     ("buttons", "stuck_time"): (1.0, 3600.0),
-    ("rfid", "spi_bus"): (0, 6), ("rfid", "spi_device"): (0, 2), ("rfid", "i2c_bus"): (0, 22),
+    ("rfid", "spi_bus"): (0, 6), ("rfid", "spi_device"): (0, 2), ("rfid", "i2c_bus"): (0, 255),
     ("rfid", "i2c_address"): (0x08, 0x77), ("rfid", "repeat_window"): (0.0, 10.0),
     ("camera", "index"): (0, 63), ("camera", "width"): (64, 8192),
     ("camera", "height"): (64, 8192), ("camera", "fps"): (0.5, 120.0),

@@ -5,9 +5,10 @@ A voice turns a sentence into audio and plays it on the configured ALSA device
 is espeak-ng: its WAV output is streamed to ``aplay`` as it is made, so the first sample plays a
 few milliseconds after the sentence is given, however long it is. pyttsx3 can be chosen where it
 is installed; it renders a whole sentence before playing it (slower to start), then plays it on
-the same device. A voice that cannot play raises :class:`VoiceError` saying what is missing
-(the engine, the player or the device): ``companion doctor`` turns that into its fix, and the
-announcer logs it once instead of pretending to speak.
+the same device. Piper (a neural voice, with a model file per language) streams like espeak-ng.
+A voice that cannot play raises :class:`VoiceError` saying what is missing (the engine, the
+player or the device): ``companion doctor`` turns that into its fix, and the announcer logs it
+once instead of pretending to speak.
 
 With ``wav_dir`` espeak-ng writes every sentence to ``0001.wav`` (and its text to ``0001.txt``)
 instead of playing it: for a box without a speaker, and for the tests.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import logging
 import shutil
 import subprocess
@@ -69,17 +71,20 @@ def _need(command: str, missing: str, package: str) -> None:
 
 
 class Player:
-    """``aplay`` on an ALSA device, fed a WAV stream on its standard input."""
+    """``aplay`` on an ALSA device, fed a WAV stream (or raw 16-bit mono samples) on its
+    standard input."""
 
     def __init__(self, device: str = "", command: str = "aplay") -> None:
         _need(command, PLAYER, "alsa-utils")
         self.device, self.command = device, command
 
-    def play(self, chunks: Callable[[], bytes]) -> int:
-        """Play the WAV stream that ``chunks()`` gives piece by piece (b"" ends it); returns the
-        bytes played. VoiceError when the device cannot be opened or the player stops."""
-        args = [self.command, "-q", "-t", "wav", *(["-D", self.device] if self.device else []),
-                "-"]
+    def play(self, chunks: Callable[[], bytes], raw_rate: int | None = None) -> int:
+        """Play the stream that ``chunks()`` gives piece by piece (b"" ends it): WAV, or raw
+        signed 16-bit mono samples at ``raw_rate`` Hz; returns the bytes played. VoiceError when
+        the device cannot be opened or the player stops."""
+        form = ["-t", "wav"] if raw_rate is None else ["-t", "raw", "-f", "S16_LE", "-c", "1",
+                                                       "-r", str(raw_rate)]
+        args = [self.command, "-q", *form, *(["-D", self.device] if self.device else []), "-"]
         played = 0
         with subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE) as proc:
@@ -228,12 +233,52 @@ class Pyttsx3Voice:
             self._engine.stop()
 
 
+class PiperVoice:
+    """Piper (a neural voice, ``pip install piper-tts`` plus a voice model): the sentence goes to
+    ``piper --output-raw`` and its samples stream to the player as they come. ``voice`` is the
+    model file (``fr_FR-siwis-medium.onnx``, with its ``.onnx.json`` beside it, which gives the
+    sample rate); one model speaks one language. ``rate`` sets piper's length scale (160 words a
+    minute is its natural pace); piper has no volume setting: use the device's mixer."""
+
+    def __init__(self, voice: str = "", rate: int = 160, device: str = "",
+                 command: str = "piper", volume: float = 1.0) -> None:
+        _need(command, ENGINE, "piper: pip install piper-tts")
+        model = Path(voice).expanduser()
+        try:
+            settings = json.loads(Path(f"{model}.json").read_text(encoding="utf-8"))
+            self.sample_rate = int(settings["audio"]["sample_rate"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise VoiceError(ENGINE, f"piper needs a voice model: set [speech] voice to its "
+                                     f".onnx file, with its .onnx.json beside it ({exc})") from exc
+        self.command, self.model, self.rate = command, model, rate
+        self.player = Player(device)
+
+    def speak(self, text: str, lang: str) -> None:
+        """Say ``text`` with the model (its own language, whatever ``lang`` is)."""
+        args = [self.command, "--model", str(self.model), "--output-raw", "--length_scale",
+                f"{160 / max(self.rate, 1):.3f}"]
+        with subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE) as proc:
+            proc.stdin.write(text.encode() + b"\n")
+            proc.stdin.close()
+            played = self.player.play(lambda: proc.stdout.read1(CHUNK), self.sample_rate)
+            error = proc.stderr.read().decode(errors="replace").strip()
+        if played == 0:
+            raise VoiceError(ENGINE, f"piper produced no audio for {text!r} "
+                                     f"({error.splitlines()[-1] if error else proc.returncode})")
+
+    def close(self) -> None:
+        """Nothing to release: each sentence is its own process."""
+
+
 def open_voice(settings: Mapping[str, Any]) -> Voice:
     """The voice the ``[speech]`` settings name; VoiceError when it cannot speak here."""
     name = settings.get("backend", "espeak-ng") if settings.get("enabled", True) else "silent"
     options = {k: settings[k] for k in ("volume", "rate", "voice", "device") if k in settings}
     if name == "pyttsx3":
         return Pyttsx3Voice(**options)
+    if name == "piper":
+        return PiperVoice(**options)
     if name == "espeak-ng":
         wav_dir = settings.get("wav_dir")
         return EspeakVoice(**options, output_dir=Path(wav_dir).expanduser() if wav_dir else None)

@@ -186,7 +186,8 @@ def check_pins(config: Config, pin_factory: Any = None) -> Check:
     return Check("pins", True, _m("doctor.pins.ok", pins=[f"{n} GPIO{p}" for n, p in used.items()]))
 
 
-SPEECH_FIXES = {ENGINE: {"espeak-ng": _m("doctor.fix.espeak"), "pyttsx3": _m("doctor.fix.pyttsx3")},
+SPEECH_FIXES = {ENGINE: {"espeak-ng": _m("doctor.fix.espeak"), "pyttsx3": _m("doctor.fix.pyttsx3"),
+                         "piper": _m("doctor.fix.piper")},
                 PLAYER: _m("doctor.fix.aplay"), DEVICE: _m("doctor.fix.sound_device")}
 
 

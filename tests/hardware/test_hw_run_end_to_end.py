@@ -85,10 +85,11 @@ class Host:
         return self.call("GET", "api/state")["version"]
 
 
-def replayed_results(entries, lang: str) -> list[str]:
+def replayed_results(entries, lang: str, data_dir: Path) -> list[str]:
     """What the companion must have said for sure: every result and warning of the journaled
-    events (replayed in a fresh session), never the chatter a faster table may skip."""
-    session = Session(None)
+    events (replayed in a fresh session in ``data_dir``, never the user's own journal), never
+    the chatter a faster table may skip."""
+    session = Session(data_dir)
     results = []
     for entry in entries:
         step = session.submit(entry.event.to_json() | {"source": entry.event.source})
@@ -166,7 +167,7 @@ def test_first_turn_through_companion_run(tmp_path, lang):
 
     spoken = sorted(wavs.glob("*.wav"))
     said = [path.with_suffix(".txt").read_text(encoding="utf-8") for path in spoken]
-    results = replayed_results(entries, lang)
+    results = replayed_results(entries, lang, tmp_path / "replayed")
     assert [text for text in said if text in results] == results      # every result, in order
     assert any("Incube" in text for text in said)
     for path, text in zip(spoken, said, strict=True):

@@ -3,7 +3,9 @@ stands for a sound card here: aplay and alsa-lib really write the samples), and 
 or device is a loud failure with its fix, never an announcement that returns as if spoken."""
 
 import logging
+import math
 import os
+import sys
 from pathlib import Path
 
 import hwtools
@@ -124,3 +126,40 @@ def test_a_silent_voice_is_a_problem_on_the_host_page_until_it_speaks_again(tmp_
     finally:
         table.stop()
         announcer.stop()
+
+
+STAND_IN_PIPER = """#!{python}
+# piper's command line, standing in for it (no voice model is downloaded in the tests): it logs
+# its arguments and answers the text on stdin with 400 raw 16-bit samples a character.
+import math, sys
+open({log!r}, "a").write(" ".join(sys.argv[1:]) + "\\n")
+text = sys.stdin.read().strip()
+samples = len(text) * 400
+sys.stdout.buffer.write(b"".join(int(8000 * math.sin(i / 5)).to_bytes(2, "little", signed=True)
+                                 for i in range(samples)))
+"""
+
+
+def test_piper_streams_raw_samples_at_the_models_rate_to_the_device(tmp_path, monkeypatch):
+    bin_dir, log = tmp_path / "bin", tmp_path / "piper.log"
+    bin_dir.mkdir()
+    piper = bin_dir / "piper"
+    piper.write_text(STAND_IN_PIPER.format(python=sys.executable, log=str(log)))
+    piper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    model = tmp_path / "fr_FR-siwis-medium.onnx"
+    played = tmp_path / "played.raw"
+    conf = f'backend = "piper"\nvoice = "{model}"\nrate = 200\ndevice = "file:FILE={played}"\n'
+    config = tmp_path / "c.toml"
+    config.write_text("[general]\nlanguage = \"fr\"\n[speech]\n" + conf)
+    check = doctor.check_speech(settings.load([config]))  # no model: the fix says what to get
+    assert check.ok is False and ".onnx.json" in check.detail and "piper-tts" in check.fix
+    Path(f"{model}.json").write_text('{"audio": {"sample_rate": 22050}}')
+    check = doctor.check_speech(settings.load([config]))
+    assert check.ok is True, check.detail
+    phrase = "Le compagnon de table sait parler."
+    sent = b"".join(int(8000 * math.sin(i / 5)).to_bytes(2, "little", signed=True)
+                    for i in range(400 * len(phrase)))
+    device = played.read_bytes()  # every sample reached the device (aplay pads a last period)
+    assert device[:len(sent)] == sent and set(device[len(sent):]) <= {0}
+    assert log.read_text() == f"--model {model} --output-raw --length_scale 0.800\n"

@@ -186,10 +186,11 @@ class SpeakerVoice:
         self.espeak.close()
 
 
-def burst(kind: str, data_dir: Path) -> tuple[float, bool, int, int]:
+def burst(kind: str, data_dir: Path) -> tuple[float, bool, int, int, int]:
     """20 presses in one second; returns the seconds from the burst's end to the start of the
-    last line said, whether that line is about the current state, and the lines said and
-    skipped (merged or dropped)."""
+    last line said (negative: it started during the burst), whether that line is about the
+    current state, the events the presses journaled, and the lines said and skipped (merged or
+    dropped)."""
     session = started_game(data_dir)
     if kind == "accepted":
         session.submit({"type": "card", "id": "incube"})
@@ -197,6 +198,7 @@ def burst(kind: str, data_dir: Path) -> tuple[float, bool, int, int]:
     announcer = Announcer(SpeakerVoice(data_dir / "said"), "en", [MESSAGES_DIR]).start()
     announcer.attach(session)
     table = Table(session, announcer)
+    before = session.version
     for i in range(20):
         role = {"refused": "next", "draw": "draw"}.get(kind) or ("next", "undo")[i % 2]
         table.press(Press(role, role))
@@ -207,7 +209,8 @@ def burst(kind: str, data_dir: Path) -> tuple[float, bool, int, int]:
     current = last.version == session.version
     table.stop()
     announcer.stop()
-    return last.at - end, current, len(announcer.said), announcer.merged + announcer.dropped
+    return (last.at - end, current, session.version - before, len(announcer.said),
+            announcer.merged + announcer.dropped)
 
 
 def show(name: str, times: list[float], target: float) -> None:
@@ -233,11 +236,11 @@ def main() -> None:
             show(f"{len(SENTENCES[lang])}-char announcement ({lang}) -> first sample",
                  announcements(args.announcements, root / f"speech-{lang}", lang), 150)
         for kind in ("refused", "draw", "accepted"):
-            after, current, said, skipped = burst(kind, root / f"burst-{kind}")
+            after, current, events, said, skipped = burst(kind, root / f"burst-{kind}")
             verdict = "ok" if after < 5 and current else "OVER TARGET"
-            print(f"burst of 20 {kind:<8} presses in 1 s: last line starts {after:5.2f} s after "
-                  f"(target < 5 s), is the current state: {current}; {said} said, {skipped} "
-                  f"merged or dropped: {verdict}")
+            print(f"burst of 20 {kind:<8} presses in 1 s ({events:2d} events): last line starts "
+                  f"{after:+5.2f} s after it (target < 5 s), is the current state: {current}; "
+                  f"{said} said, {skipped} merged or dropped: {verdict}")
 
 
 if __name__ == "__main__":

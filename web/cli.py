@@ -13,7 +13,7 @@ import hardware.build
 from companion import config as settings
 from companion.engine import Message, RuleError, Session
 from companion.i18n import LANGUAGES, render
-from companion.mdns import announce_in_background
+from companion.mdns import PageAnnouncer, announce_in_background
 from companion.netaddr import WILDCARDS, lan_addresses, page_urls
 from companion.notify import ServiceNotifier, page_answers
 from companion.simulator import KeyboardTable
@@ -64,7 +64,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     ctx = app.extensions[EXTENSION]
     link = Link([], say=lambda message: announcer.say(message, RESULT))
     attach(app, link)
-    page: list = []  # the mDNS announcer, once the port is known
+    page: list[PageAnnouncer | None] = []  # the mDNS announcer, once the port is known
 
     def say(message: Message | RuleError) -> None:
         if isinstance(message, RuleError):

@@ -12,7 +12,8 @@ When the table moves faster than the voice, the queue keeps what is said short a
 - a warning (a refused press, an Evil grip, missing hardware) goes before every result and
   chatter line waiting, so it waits behind the line being said at most (and earlier warnings);
 - at most ``limit`` lines wait: past that the oldest chatter goes first, then the oldest result
-  (the phone page shows everything), a warning last.
+  that has waited ``patience`` seconds already (the voice is really behind, not a moment late;
+  the phone page shows everything); four times ``limit`` is the hard bound, a warning goes last.
 
 The line said last is therefore always the newest: what the table is now.
 """
@@ -25,7 +26,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,8 @@ def urgency(key: str) -> str:
 LIMIT = 3
 #: A line identical to the one said less than this many seconds ago is not said again.
 MERGE_SECONDS = 4.0
+#: Past the limit, a result is dropped once it has waited this long (seconds).
+PATIENCE = 1.0
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,7 @@ class Line:
     version: int
     game: Game | None = None
     state: Any = None
+    queued: float = 0.0  # when the queue took it (its clock)
 
     @property
     def identity(self) -> str:
@@ -96,8 +100,9 @@ class SpeechQueue:
     the lines that were not said."""
 
     def __init__(self, limit: int = LIMIT, merge_seconds: float = MERGE_SECONDS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.limit, self.merge_seconds, self.clock = limit, merge_seconds, clock
+                 patience: float = PATIENCE, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit, self.merge_seconds, self.patience = limit, merge_seconds, patience
+        self.clock = clock
         self.latest = 0
         self.merged = self.dropped = 0
         self._lines: deque[Line] = deque()
@@ -134,32 +139,41 @@ class SpeechQueue:
                 return False
             identity = line.identity
             for index, waiting in enumerate(self._lines):
-                if waiting.identity == identity:
-                    self._lines[index] = line  # same words, the newer state
+                if waiting.identity == identity:  # same words, the newer state, same wait
+                    self._lines[index] = replace(line, queued=waiting.queued)
                     self.merged += 1
                     return False
             if self._last is not None and self._last[0] == identity \
                     and self.clock() - self._last[1] < self.merge_seconds:
                 self.merged += 1
                 return False
+            line = replace(line, queued=self.clock())
             if line.level == WARNING:
                 before = next((i for i, w in enumerate(self._lines) if w.level != WARNING),
                               len(self._lines))
                 self._lines.insert(before, line)
             else:
                 self._lines.append(line)
-            while len(self._lines) > self.limit:
-                self._lines.remove(self._victim())
-                self.dropped += 1
+            self._trim()
             self._cond.notify_all()
             return True
 
-    def _victim(self) -> Line:
-        for level in (CHATTER, RESULT):
-            for line in self._lines:
-                if line.level == level:
-                    return line
-        return self._lines[0]
+    def _trim(self) -> None:
+        """Apply the bound (see the module's docstring)."""
+        while len(self._lines) > self.limit and (victim := self._victim()) is not None:
+            self._lines.remove(victim)
+            self.dropped += 1
+
+    def _victim(self) -> Line | None:
+        now, lines = self.clock(), self._lines
+        chatter = [line for line in lines if line.level == CHATTER]
+        results = [line for line in lines if line.level == RESULT]
+        late = [line for line in results if now - line.queued >= self.patience]
+        if chatter or late:
+            return (chatter or late)[0]
+        if len(lines) > 4 * self.limit:
+            return (results or list(lines))[0]
+        return None
 
     def get(self) -> Line | None:
         """The next line to say (waiting for one), or None once closed and empty."""
@@ -169,6 +183,7 @@ class SpeechQueue:
                     self._cond.wait()
                 if not self._lines:
                     return None
+                self._trim()
                 line = self._lines.popleft()
                 if not self._stale(line):
                     break

@@ -127,8 +127,9 @@ def start(session: Session, config: Config, announcer: Announcer | None = None,
             announcer.say(Message(key, {"device": device}))
 
     status = Status(session.data_dir, tell)
-    for problem in config.problems:
-        status.problem("config", problem)
+    if config.problems:  # every one of them (one problem per device in the status)
+        status.problem("config", Message("doctor.config.problems",
+                                         {"problems": [p.to_json() for p in config.problems]}))
     if announcer is not None:
         announcer.on_failure = lambda detail: status.resolved("speech") if detail is None \
             else status.problem("speech", Message("problem.speech", {"detail": detail}))

@@ -207,18 +207,36 @@ def test_warnings_wait_behind_the_line_being_said_at_most():
     assert keys(queue) == ["press.cannot_confirm", "grip.tile", "turn.start", "fight.won"]
 
 
-def test_the_queue_is_bounded_chatter_first_then_results_warnings_last():
-    queue = SpeechQueue(limit=3)
+def test_the_queue_is_bounded_chatter_first_then_late_results_warnings_last():
+    clock = Clock()
+    queue = SpeechQueue(limit=3, patience=1.0, clock=clock)
     queue.put(line("turn.start", 1))
     for n in range(3):
         queue.put(line("card.drawn", 1, card=n))
-    assert keys(queue) == ["card.drawn"] * 3 and queue.dropped == 1
-    queue.put(line("card.drawn", 1, card=3))
-    assert [w.message.params["card"] for w in queue.waiting()] == [1, 2, 3]
-    for n in range(4):
+    assert keys(queue) == ["card.drawn"] * 3 and queue.dropped == 1  # chatter first
+    queue.put(line("card.drawn", 1, card=3))  # the voice is only a moment late: all kept
+    assert len(queue) == 4
+    clock.now += 1.5                          # now it is really behind
+    queue.put(line("card.drawn", 1, card=4))
+    assert [w.message.params["card"] for w in queue.waiting()] == [2, 3, 4]
+    for n in range(14):
         queue.put(line("press.refused", 1, n=n))
-    assert [w.message.params["n"] for w in queue.waiting()] == [1, 2, 3]
-    assert len(queue) == 3 and queue.dropped == 6
+    assert len(queue) == 12 and all(w.level == WARNING for w in queue.waiting())  # hard bound
+    assert [w.message.params["n"] for w in queue.waiting()][-1] == 13 and queue.dropped == 8
+
+
+def test_a_voice_a_moment_late_drops_nothing():
+    """A table faster than a starved thread for a moment: every result is still said."""
+    clock = Clock()
+    queue = SpeechQueue(limit=3, patience=1.0, clock=clock)
+    for n in range(6):
+        queue.put(line("card.drawn", n, card=n))
+        clock.now += 0.1
+    said = []
+    while len(queue):
+        said.append(queue.get().message.params["card"])
+        queue.done()
+    assert said == [0, 1, 2, 3, 4, 5] and queue.dropped == 0
 
 
 def test_a_burst_of_refused_presses_is_said_once_and_the_state_last(tmp_path):

@@ -22,6 +22,7 @@ from companion.engine import (
     find_game,
     installed_games,
 )
+from companion.engine.registry import registry
 from companion.i18n import LANGUAGES, catalog, render, render_error
 
 from . import config as settings
@@ -51,13 +52,18 @@ def _print_messages(session: Session, messages: Sequence[Any], lang: str, stream
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    """List the installed games."""
-    games = installed_games()
+    """List the installed games, and the plugins that are broken (with their error)."""
+    games, broken = installed_games(), registry().broken
     if args.json:
-        print(json.dumps([{"id": g.id, "events": sorted(g.events)} for g in games.values()]))
+        print(json.dumps([{"id": g.id, "events": sorted(g.events)} for g in games.values()]
+                         + [{"id": b.name, "package": b.package, "broken": b.error}
+                            for b in broken]))
     else:
         for game_id in sorted(games):
             print(game_id)
+        for plugin in broken:
+            _say(args, "cli.game_broken", name=plugin.name, package=plugin.package,
+                 detail=plugin.error)
     return 0
 
 

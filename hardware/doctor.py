@@ -10,21 +10,20 @@ live :class:`~hardware.status.Status` instead of opening them a second time.
 
 from __future__ import annotations
 
-import shutil
 import time
 import warnings
-from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from companion.config import Config
 from companion.engine import Message
+from companion.engine.registry import registry
 from companion.i18n import render
+from companion.voices import DEVICE, ENGINE, PLAYER, VoiceError, open_voice
 
 from .build import PIN_DEVICES, ROLES, make_camera, make_pin_factory, make_reader
-from .cameras import CameraError
+from .cameras import CameraError, CameraLibraryError
 from .status import Status, last_tag, texts
 from .tags import TagMap
 
@@ -76,7 +75,8 @@ class Check:
 
 
 NAME_KEYS = {"config": "config", "SPI": "spi", "I2C": "i2c", "RFID reader": "reader",
-             "camera": "camera", "pins": "pins", "speech": "speech", "last tag": "last_tag"}
+             "camera": "camera", "pins": "pins", "speech": "speech", "games": "games",
+             "last tag": "last_tag"}
 
 
 def check_config(config: Config) -> Check:
@@ -124,6 +124,7 @@ def check_reader(config: Config) -> Check:
 
 CAMERA_FIXES = {"picamera2": _m("doctor.fix.picamera2"), "opencv": _m("doctor.fix.opencv"),
                 "replay": _m("doctor.fix.replay")}
+CAMERA_LIBRARY_FIX = _m("doctor.fix.camera_library")
 
 
 def check_camera(config: Config) -> Check:
@@ -135,8 +136,10 @@ def check_camera(config: Config) -> Check:
         camera.open()
         camera.read()
     except (CameraError, StopIteration) as exc:
+        fix = CAMERA_LIBRARY_FIX if isinstance(exc, CameraLibraryError) else \
+            CAMERA_FIXES[config["camera"]["kind"]]
         return Check("camera", False, _m("doctor.failed", device=camera.name, error=str(exc)),
-                     CAMERA_FIXES[config["camera"]["kind"]])
+                     fix)
     finally:
         camera.close()
     return Check("camera", True, _m("doctor.camera.ok", device=camera.name))
@@ -153,16 +156,11 @@ def check_held(name: str, device: str, live: Status, fix: Message | None) -> Che
 
 
 def check_pins(config: Config, pin_factory: Any = None) -> Check:
-    """The configured pins are distinct and free."""
+    """The configured pins are free (the config already refused a pin given twice)."""
     pins = {f"button {role}": config["buttons"][role] for role in ROLES}
     pins.update({f"LED {name}": pin for name, pin in config["leds"].items()
                  if name != "common_anode" and pin is not False})
-    used = {name: pin for name, pin in pins.items() if pin is not False}
-    twice = [pin for pin, count in Counter(used.values()).items() if count > 1]
-    if twice:
-        names = ", ".join(n for n, p in used.items() if p in twice)
-        return Check("pins", False, _m("doctor.pins.twice", pin=twice[0], names=names),
-                     _m("doctor.fix.pins_twice"))
+    used = {name: pin for name, pin in pins.items() if pin is not False}  # distinct: see config
     with warnings.catch_warnings():  # gpiozero warns about each pin library it cannot load
         warnings.simplefilter("ignore")
         try:
@@ -188,23 +186,42 @@ def check_pins(config: Config, pin_factory: Any = None) -> Check:
     return Check("pins", True, _m("doctor.pins.ok", pins=[f"{n} GPIO{p}" for n, p in used.items()]))
 
 
-def check_speech(config: Config, which: Callable[[str], str | None] = shutil.which) -> Check:
-    """The speech back end can start."""
+SPEECH_FIXES = {ENGINE: {"espeak-ng": _m("doctor.fix.espeak"), "pyttsx3": _m("doctor.fix.pyttsx3"),
+                         "piper": _m("doctor.fix.piper")},
+                PLAYER: _m("doctor.fix.aplay"), DEVICE: _m("doctor.fix.sound_device")}
+
+
+def check_speech(config: Config) -> Check:
+    """The voice says a short test phrase on the configured device (it is heard, or written to
+    ``wav_dir``); what is missing (the engine, the player, the device) comes with its fix."""
     speech = config["speech"]
     backend = speech["backend"] if speech["enabled"] else "silent"
     if backend == "silent":
         return Check("speech", None, _m("doctor.speech.silent"))
-    if which("espeak-ng") is None:
-        return Check("speech", False, _m("doctor.speech.no_espeak"), _m("doctor.fix.espeak"))
-    if backend == "pyttsx3":
+    lang = config["general"]["language"]
+    where = speech["wav_dir"] or speech["device"] or "default"
+    try:
+        voice = open_voice(speech)
         try:
-            import pyttsx3
+            voice.speak(render(_m("doctor.speech.phrase"), texts=texts(lang)), lang)
+        finally:
+            voice.close()
+    except VoiceError as exc:
+        fix = SPEECH_FIXES[exc.missing]
+        return Check("speech", False, _m("doctor.speech.failed", backend=backend, error=str(exc)),
+                     fix[backend] if isinstance(fix, dict) else fix)
+    return Check("speech", True, _m("doctor.speech.ok", backend=backend, device=where))
 
-            pyttsx3.init()
-        except (ImportError, RuntimeError, OSError) as exc:
-            return Check("speech", False, _m("doctor.speech.no_pyttsx3", error=str(exc)),
-                         _m("doctor.fix.pyttsx3"))
-    return Check("speech", True, _m("doctor.speech.ok", backend=backend))
+
+def check_games() -> Check:
+    """Every registered game loads; a broken plugin is named with its error and package."""
+    plugins = registry()
+    games = ", ".join(sorted(plugins.games))
+    if plugins.broken:
+        broken = "; ".join(f"{b.name} ({b.package}): {b.error}" for b in plugins.broken)
+        return Check("games", False, _m("doctor.games.broken", broken=broken, games=games),
+                     _m("doctor.fix.games"))
+    return Check("games", True, _m("doctor.games.ok", games=games))
 
 
 def check_last_tag(data_dir: Path) -> Check:
@@ -239,7 +256,7 @@ def run(config: Config, data_dir: Path, dev: Path = Path("/dev"),
             held.get("RFID reader") or check_reader(config),
             held.get("camera") or check_camera(config),
             held.get("pins") or check_pins(config, pin_factory),
-            check_speech(config), check_last_tag(data_dir)]
+            check_speech(config), check_games(), check_last_tag(data_dir)]
 
 
 def report(checks: list[Check], lang: str = "en") -> list[str]:

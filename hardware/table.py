@@ -19,6 +19,7 @@ from typing import Any
 from companion.engine import Expectation, Message, RuleError, Session, Step, Template, Update
 from companion.speech import RESULT, WARNING, Announcer
 
+from .frames import FrameTap
 from .inputs import Press, Record, Source, Swipe
 from .status import Status
 from .tags import TagMap
@@ -35,6 +36,8 @@ class Table:
     ``actions`` maps the button roles that are not events (``repeat``, ``draw``, ``roll``) to
     what they do; by default each says again what the companion waits for. The camera binds
     ``roll`` to reading the dice at once; a simulator may bind ``draw`` to a virtual card.
+    ``camera`` is the running camera's frame tap (its last frame, for the host page's camera
+    view), or None without a camera.
     """
 
     def __init__(self, session: Session, announcer: Announcer | None = None,
@@ -47,6 +50,7 @@ class Table:
         self.actions: dict[str, Callable[[], None]] = {
             "repeat": self.repeat, "draw": self.repeat, "roll": self.repeat}
         self.on_warning: list[Callable[[Message], None]] = []
+        self.camera: FrameTap | None = None
         self.pending_tag: tuple[str, float] | None = None
         self._asked: Template | None = None  # the card event waiting when the tag was unknown
         self._tag_lock = threading.Lock()  # the reader's thread, the web and the worker name tags

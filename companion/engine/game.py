@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -94,14 +92,12 @@ def check_accepted(state: Mapping[str, Any], event: Event, expected: tuple[str, 
         raise RuleError("event.not_expected", event=event.type, expected=list(expected))
 
 
-@cache
 def installed_games() -> dict[str, Game]:
-    """Every game registered under the ``companion.games`` entry-point group, by id."""
-    games: dict[str, Game] = {}
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        game = point.load()
-        games[game.id] = game
-    return games
+    """Every game registered under the ``companion.games`` entry-point group that loads, by id
+    (a broken plugin is set aside: see :mod:`.registry`)."""
+    from .registry import registry  # the registry imports this module
+
+    return registry().games
 
 
 def find_game(game_id: Any, games: Mapping[str, Game] | None = None) -> Game:

@@ -4,14 +4,16 @@ read dice, wire sensors. What it says is in ``--lang``, else the config's ``[gen
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
+import stat
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from companion.engine import (
-    DefinitionStore,
     Event,
     Message,
     RuleError,
@@ -21,9 +23,17 @@ from companion.engine import (
     find_game,
     installed_games,
 )
+from companion.engine import backup as backups
+from companion.engine import repair as repairs
+from companion.engine.journal import Journal
+from companion.engine.lock import writer_lock
+from companion.engine.session import JOURNAL_FILE
 from companion.i18n import LANGUAGES, catalog, render, render_error
 
 from . import config as settings
+
+MAX_LINE = 64 * 1024
+"""The longest line ``replay`` reads (a recorded event is far shorter)."""
 
 
 def _say(args: argparse.Namespace, key: str, error: bool = False, **params: Any) -> None:
@@ -55,13 +65,43 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_lines(args: argparse.Namespace, path: Path) -> list[str] | None:
+    """The lines of a replay file, or None after saying why it cannot be one: not a regular
+    file (a folder, ``/dev/zero``), a line longer than :data:`MAX_LINE`, binary or not UTF-8."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            _say(args, "cli.not_a_file", True, path=str(path))
+            return None
+        lines = []
+        with path.open("rb") as source:
+            while line := source.readline(MAX_LINE + 1):
+                if len(line) > MAX_LINE:
+                    _say(args, "cli.line_too_long", True, path=str(path),
+                         number=len(lines) + 1, limit=MAX_LINE)
+                    return None
+                if b"\0" in line:
+                    _say(args, "cli.binary", True, path=str(path), number=len(lines) + 1)
+                    return None
+                lines.append(line.decode("utf-8"))
+        return lines
+    except (OSError, UnicodeDecodeError) as exc:
+        _say(args, "cli.unreadable", True, path=str(path),
+             detail=getattr(exc, "strerror", None) or str(exc))
+        return None
+
+
+def _parse(line: str) -> Event:
+    """One event line; JSON nested deeper than Python can follow is refused like bad JSON."""
+    try:
+        return Event.parse(line)
+    except RecursionError:
+        raise RuleError("event.bad_json", detail="nested too deeply", column=1) from None
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     """Feed a JSON-lines file of events to the session, saying what happens."""
-    path = Path(args.file)
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        _say(args, "cli.unreadable", True, path=str(path), detail=str(exc))
+    lines = _read_lines(args, Path(args.file))
+    if lines is None:
         return 2
     session = Session(args.data_dir)
     speech = sys.stderr if args.json else sys.stdout
@@ -69,7 +109,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            step = session.submit(Event.parse(line), source="replay")
+            step = session.submit(_parse(line), source="replay")
         except RuleError as error:
             _say(args, "cli.line", True, number=number,
                  reason=render_error(error, _lang(args), session.game, session.state))
@@ -81,8 +121,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    """Print the labelled history of the current game."""
-    session = Session(args.data_dir)
+    """Print the labelled history of the current game (reads only: works while the companion
+    runs). What cannot be replayed is said on stderr, with the way out."""
+    session = Session(args.data_dir, readonly=True)
+    for problem in session.problems:
+        _say(args, problem.key, True, **problem.params)
     frames = session.history()
     texts = catalog(_lang(args), session.game, session.state)
     labels = [render(f.label, texts=texts) if f.label else f.event.type for f in frames]
@@ -110,6 +153,60 @@ def cmd_undo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _data_dir(args: argparse.Namespace) -> Path:
+    """``--data-dir``, else the config's ``[general] data_dir``, else the default."""
+    if args.data_dir:
+        return Path(args.data_dir)
+    configured = settings.load()["general"]["data_dir"]
+    return Path(configured).expanduser() if configured else default_data_dir()
+
+
+def cmd_repair(args: argparse.Namespace) -> int:
+    """Set aside what does not replay (kept), so the game resumes at its last good event;
+    ``--list`` shows what earlier repairs set aside."""
+    data_dir = _data_dir(args)
+    if args.list:
+        journal = Journal(data_dir / JOURNAL_FILE, readonly=True)
+        try:
+            for seq, game_id, kind, reason in journal.set_aside_entries():
+                _say(args, "repair.set_aside_item", seq=seq, game=game_id, event=kind,
+                     reason=json.loads(reason))
+        finally:
+            journal.close()
+        return 0
+    done = repairs.repair(data_dir, installed_games())
+    for message in done or [Message("repair.nothing", {"path": str(data_dir / JOURNAL_FILE)})]:
+        print(render(message, _lang(args)))
+    session = Session(data_dir)
+    try:
+        if session.record is not None:
+            _say(args, "repair.resumed", game=session.record.id, seq=session.version)
+    finally:
+        session.close()
+    return 0
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    """Copy the journal (SQLite online backup: safe while the companion runs)."""
+    made = backups.backup(_data_dir(args), args.file)
+    _say(args, "cli.backup.done", path=str(made))
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    """Make a backup the journal (the current one saved first), then resume from it."""
+    data_dir = _data_dir(args)
+    with writer_lock(data_dir):
+        saved = backups.restore(data_dir, Path(args.file))
+    session = Session(data_dir)
+    try:
+        _say(args, "cli.restore.done", path=str(args.file), saved=str(saved) if saved else None,
+             version=session.version)
+    finally:
+        session.close()
+    return 0
+
+
 CARD_FLAGS = ("name", "type", "colour", "resistance", "text")
 EFFECT_FLAGS = ("arrival", "recurring", "permanent", "exit")
 
@@ -130,9 +227,16 @@ def _definition_from(args: argparse.Namespace) -> dict[str, Any]:
 def cmd_cards(args: argparse.Namespace) -> int:
     """List, add, edit or forget the owner's definitions of a game."""
     game = find_game(args.game)
-    data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
-    store = DefinitionStore(data_dir, game.id)
-    owner = store.load()
+    session = Session(args.data_dir, readonly=args.action == "list")
+    try:
+        return _cards(args, game, session)
+    finally:
+        session.close()
+
+
+def _cards(args: argparse.Namespace, game: Any, session: Session) -> int:
+    store = session.definitions(game.id)
+    owner = session.owner_definitions(game.id)
     if args.action == "list":
         items = game.known_definitions(owner).get(args.kind, {})
         if args.json:
@@ -209,6 +313,22 @@ def build_parser() -> argparse.ArgumentParser:
     common(cards)
     cards.set_defaults(func=cmd_cards)
 
+    repair = sub.add_parser("repair", help="set aside what does not replay; resume the game")
+    repair.add_argument("--list", action="store_true", help="list what repairs set aside")
+    common(repair)
+    repair.set_defaults(func=cmd_repair)
+
+    backup = sub.add_parser("backup", help="copy the journal (works while the companion runs)")
+    backup.add_argument("file", nargs="?", type=Path, default=None,
+                        help="where (default: backups/ in the data directory)")
+    common(backup)
+    backup.set_defaults(func=cmd_backup)
+
+    restore = sub.add_parser("restore", help="put a backup back as the journal")
+    restore.add_argument("file", type=Path)
+    common(restore)
+    restore.set_defaults(func=cmd_restore)
+
     from hardware.cli import add_hardware_parsers
     from vision.cli import add_dice_parser
     from web.cli import add_web_parsers
@@ -225,7 +345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.func(args)
     except StoreError as error:
-        print(str(error), file=sys.stderr)
+        _say(args, error.key, True, **error.params)
         return 2
     except RuleError as error:
         print(render_error(error, _lang(args)), file=sys.stderr)
@@ -236,6 +356,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into a pager that quit early
         sys.stderr.close()
         return 0
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            _say(args, "cli.port_busy", True, port=getattr(args, "port", None))
+        else:
+            _say(args, "cli.system_error", True, path=error.filename,
+                 detail=error.strerror or str(error))
+        return 2
 
 
 if __name__ == "__main__":

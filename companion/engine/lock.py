@@ -1,0 +1,106 @@
+"""One writer per data directory: an OS lock on ``companion.lock`` held while a writer is open.
+
+Two processes writing the same journal corrupt a game (each keeps its own idea of the state
+and appends on top of the other's events), so every command that writes — ``run``, ``undo``,
+``replay``, ``cards``, ``tags``, ``pin``, ``repair``, ``restore`` — first takes this lock, and a
+second writer is refused with the process that holds it. The lock is ``flock`` on an open file:
+the kernel drops it when the holder exits, even on SIGKILL or a power cut, so a stale lock can
+never block the table. The file records who holds it (pid and command) for the refusal message;
+it is never deleted (deleting a lock file lets two processes lock two different files).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import shlex
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from .errors import StoreError
+from .files import ensure_dir
+
+LOCK_FILE = "companion.lock"
+
+
+class DataLock:
+    """The writer lock of a data directory, taken on creation and held until :meth:`release`."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.path = Path(data_dir) / LOCK_FILE
+        try:
+            self._fd: int | None = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise StoreError("store.unreadable", path=str(self.path),
+                             detail=exc.strerror) from None
+        if not self._take():
+            holder = holder_of(Path(data_dir)) or {}
+            os.close(self._fd)
+            self._fd = None
+            raise StoreError("store.busy", path=str(data_dir), pid=holder.get("pid", "?"),
+                             command=holder.get("command", "?"))
+        record = json.dumps({"pid": os.getpid(), "command": _command(), "since": time.time()})
+        os.ftruncate(self._fd, 0)
+        os.pwrite(self._fd, record.encode("utf-8") + b"\n", 0)
+
+    def _take(self, tries: int = 5) -> bool:
+        """Try the lock a few times: a reader asking who holds it holds it for an instant."""
+        for attempt in range(tries):
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return True
+            except BlockingIOError:
+                if attempt < tries - 1:
+                    time.sleep(0.02)
+        return False
+
+    def release(self) -> None:
+        """Let another writer in (closing the file drops the lock)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def holder_of(data_dir: Path) -> dict[str, Any] | None:
+    """Who holds the data directory's writer lock now (pid, command, since), or None."""
+    path = Path(data_dir) / LOCK_FILE
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raw = os.read(fd, 4096)
+            try:
+                return dict(json.loads(raw.decode("utf-8")))
+            except (ValueError, TypeError):
+                return {"pid": "?", "command": "?"}
+        return None  # nobody holds it: what the file says is from a writer that has ended
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def writer_lock(data_dir: Path) -> Iterator[DataLock]:
+    """Hold the writer lock for the length of a ``with`` block (commands that write a file of
+    the data directory without opening a session: ``tags``, ``restore``, ``repair``)."""
+    ensure_dir(Path(data_dir))
+    lock = DataLock(data_dir)
+    try:
+        yield lock
+    finally:
+        lock.release()
+
+
+def _command() -> str:
+    argv = list(sys.argv)
+    if argv and argv[0].endswith(("__main__.py", "/companion")):
+        argv[0] = "companion"
+    return shlex.join(argv)[:200]

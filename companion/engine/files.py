@@ -79,10 +79,12 @@ def sweep_temp(data_dir: Path) -> list[Path]:
     return removed
 
 
-def check_writable(directory: Path, need: int = MIN_FREE_BYTES) -> None:
+def check_writable(directory: Path, need: int | None = None) -> None:
     """Refuse (StoreError) when the data directory cannot take a write: a read-only file
-    system or folder, or less than ``need`` bytes free. Called before an event is written, so
-    that a full disk refuses the event instead of failing half-way."""
+    system or folder, or less than ``need`` bytes free (default :data:`MIN_FREE_BYTES`).
+    Called before an event is written, so that a full disk refuses the event instead of
+    failing half-way."""
+    need = MIN_FREE_BYTES if need is None else need
     try:
         stats = os.statvfs(directory)
     except OSError as exc:

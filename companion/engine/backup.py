@@ -61,7 +61,7 @@ def rotate(journal: Journal, data_dir: Path) -> Path:
 def backup(data_dir: Path, target: Path | None = None) -> Path:
     """``companion backup [FILE]``: a copy of the data directory's journal, by default
     ``backups/backup-<time>.sqlite3``. Reads only, so it works while the companion runs."""
-    data_dir = Path(data_dir)
+    data_dir = ensure_dir(Path(data_dir))
     journal = Journal(data_dir / "journal.sqlite3", readonly=True)
     try:
         default = data_dir / BACKUP_DIR / f"backup-{_stamp()}.sqlite3"

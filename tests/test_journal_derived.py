@@ -109,3 +109,16 @@ def test_undoing_a_teach_keeps_the_definition(session, data_dir):
     assert owner_file(data_dir)["card"]["goule"]["resistance"] == 2
     session.submit(solo())
     assert "goule" in session.journal_entries()[0].event.fields["definitions"]["card"]
+
+
+def test_a_listener_failing_after_the_commit_does_not_fail_the_event(session):
+    """An event is acknowledged if and only if it is committed: a page, a voice or a LED that
+    fails afterwards is logged, the event stands."""
+    session.submit(solo())
+
+    def broken(update):
+        raise RuntimeError("the LED driver fell over")
+
+    session.subscribe(broken)
+    session.submit(TEACH)
+    assert session.version == 2 and len(session.journal_entries()) == 2

@@ -76,6 +76,10 @@ def sweep_temp(data_dir: Path) -> list[Path]:
             if path.is_file():
                 path.unlink()
                 removed.append(path)
+    for path in data_dir.glob("*.tmp"):  # the status and PIN files' own temporary names
+        if path.is_file():
+            path.unlink()
+            removed.append(path)
     return removed
 
 

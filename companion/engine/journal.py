@@ -118,14 +118,15 @@ class Journal:
     ``append`` returns only after the transaction has committed, so an acknowledged event
     survives a power cut. A file that is not a journal (foreign, empty, damaged) is refused and
     never written to. A ``readonly`` journal (the reading commands: ``history``, ``doctor``,
-    ``backup``) never writes: it neither creates the file nor migrates an older format.
+    ``backup``) never writes: it does not migrate an older format, and creates a missing file
+    only when told to (``create``: a reading session on a fresh data directory).
     """
 
-    def __init__(self, path: Path, readonly: bool = False) -> None:
+    def __init__(self, path: Path, readonly: bool = False, create: bool | None = None) -> None:
         self.path = Path(path)
         self.readonly = readonly
         self.head_file = HeadFile(self.path.with_suffix(".head"))
-        if not self.path.exists() and not readonly:
+        if not self.path.exists() and (not readonly if create is None else create):
             self._create()
         self._check_file()
         uri = f"file:{self.path}?mode={'ro' if readonly else 'rw'}"

@@ -173,7 +173,7 @@ class Session:
         try:
             if not readonly:
                 sweep_temp(self.data_dir)
-            self._journal = Journal(self.data_dir / JOURNAL_FILE, readonly=readonly)
+            self._journal = Journal(self.data_dir / JOURNAL_FILE, readonly=readonly, create=True)
             try:
                 self.version = self._journal.last_seq()
                 self._open()
@@ -362,7 +362,10 @@ class Session:
                 log.warning("the backup at the end of game %s failed: %s", self.record.id, error)
         update = Update(entry.seq, entry.event, step)
         for listener in list(self._listeners):
-            listener(update)
+            try:
+                listener(update)
+            except Exception:  # a page, a voice or a LED must not fail a committed event
+                log.exception("a listener failed on event %s", entry.seq)
         return step
 
     def _summary(self, state: dict[str, Any], game: Game | None = None) -> dict[str, Any]:

@@ -129,10 +129,8 @@ class Journal:
         if not self.path.exists() and (not readonly if create is None else create):
             self._create()
         self._check_file()
-        uri = f"file:{self.path}?mode={'ro' if readonly else 'rw'}"
         try:
-            self._db = sqlite3.connect(uri, uri=True, isolation_level=None,
-                                       check_same_thread=False)
+            self._db = self._connect()
             self.version = self._check_format()
             if not readonly:
                 self._db.execute("PRAGMA journal_mode=WAL")
@@ -177,6 +175,15 @@ class Journal:
             raise storage_error(exc, self.path) from None
         finally:
             tmp.unlink(missing_ok=True)
+
+    def _connect(self) -> sqlite3.Connection:
+        """The connection; on a read-only file system (a card mounted read-only, a full disk
+        remounted by the kernel) a reader opens the file as immutable: SQLite could not create
+        the WAL index it needs otherwise, and nobody can write there."""
+        uri = f"file:{self.path}?mode={'ro' if self.readonly else 'rw'}"
+        if self.readonly and os.statvfs(self.path.parent).f_flag & os.ST_RDONLY:
+            uri += "&immutable=1"
+        return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
 
     def _check_file(self) -> None:
         if not self.path.exists():
@@ -364,10 +371,17 @@ class Journal:
         return row[0] if row else 0
 
     def set_derived(self, name: str, seq: int) -> None:
-        """Record that derived file ``name`` now includes every event up to ``seq``."""
-        with self._transaction():
-            self._db.execute("INSERT INTO derived (name, seq) VALUES (?, ?) ON CONFLICT(name) "
-                             "DO UPDATE SET seq = MAX(seq, excluded.seq)", (name, seq))
+        """Record that derived file ``name`` now includes every event up to ``seq``.
+
+        Committed without waiting for the disk: should a power cut lose this mark, the file is
+        only written again from the journal (the same content) when a writer next opens it."""
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        try:
+            with self._transaction():
+                self._db.execute("INSERT INTO derived (name, seq) VALUES (?, ?) ON CONFLICT(name) "
+                                 "DO UPDATE SET seq = MAX(seq, excluded.seq)", (name, seq))
+        finally:
+            self._db.execute("PRAGMA synchronous=FULL")
 
     # -- reading -------------------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import StoreError
-from .files import ensure_dir
+from .files import ensure_dir, storage_error
 
 LOCK_FILE = "companion.lock"
 
@@ -45,8 +45,7 @@ class DataLock:
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
-            raise StoreError("store.unreadable", path=str(self.path),
-                             detail=exc.strerror) from None
+            raise storage_error(exc, Path(data_dir)) from None
         stat = os.fstat(fd)
         self._key: tuple[int, int] | None = (stat.st_dev, stat.st_ino)
         with _HELD_GUARD:

@@ -176,3 +176,17 @@ def test_every_game_end_leaves_a_backup_and_the_newest_five_are_kept(data_dir):
     assert [g.status for g in newest.games()] == ["lost"] * 7
     newest.close()
     assert not list(data_dir.rglob(".tmp-*"))
+
+
+def test_moving_the_journal_away_starts_a_new_one_without_a_false_alarm(data_dir):
+    """The way out the refusal of an empty journal gives: move the file away. The head the old
+    journal left beside it does not make the new one look as if it lost events."""
+    session = Session(data_dir)
+    play(session, solo(), card("imp", "yellow", 1, slot="yellow.1"))
+    session.close()
+    (data_dir / "journal.sqlite3").rename(data_dir.parent / "old-journal.sqlite3")
+    fresh = Session(data_dir)
+    assert fresh.version == 0 and fresh.problems == []
+    fresh.submit(solo())
+    fresh.close()
+    Session(data_dir).close()

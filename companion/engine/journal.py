@@ -168,8 +168,13 @@ class Journal:
                 os.fsync(fd)
             finally:
                 os.close(fd)
-            with contextlib.suppress(FileExistsError):
+            try:
                 os.link(tmp, self.path)
+            except FileExistsError:
+                pass  # another process made it first: use theirs
+            else:
+                self.head_file.write(None)  # a head left by a journal moved away is not ours
+                self.head_file.close()
             sync_dir(self.path.parent)
         except (OSError, sqlite3.Error) as exc:
             raise storage_error(exc, self.path) from None

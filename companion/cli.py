@@ -15,6 +15,7 @@ from typing import Any
 
 from companion.engine import (
     Event,
+    Game,
     Message,
     RuleError,
     Session,
@@ -234,7 +235,8 @@ def cmd_cards(args: argparse.Namespace) -> int:
         session.close()
 
 
-def _cards(args: argparse.Namespace, game: Any, session: Session) -> int:
+def _cards(args: argparse.Namespace, game: Game, session: Session) -> int:
+    """``cards`` on an open session: listing reads, the other actions write (under its lock)."""
     store = session.definitions(game.id)
     owner = session.owner_definitions(game.id)
     if args.action == "list":

@@ -9,18 +9,19 @@ import json
 import os
 import stat
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from companion.engine import (
+    DataPaths,
     Event,
     Game,
     Message,
     RuleError,
     Session,
     StoreError,
-    default_data_dir,
     find_game,
     installed_games,
 )
@@ -28,7 +29,6 @@ from companion.engine import backup as backups
 from companion.engine import repair as repairs
 from companion.engine.journal import Journal
 from companion.engine.lock import writer_lock
-from companion.engine.session import JOURNAL_FILE
 from companion.i18n import LANGUAGES, catalog, render, render_error
 
 from . import config as settings
@@ -47,6 +47,11 @@ def _lang(args: argparse.Namespace) -> str:
     if getattr(args, "lang", None) is None:
         args.lang = settings.load()["general"]["language"]
     return args.lang
+
+
+def _paths(args: argparse.Namespace) -> DataPaths:
+    """The data directory of this command (see :func:`companion.config.data_paths`)."""
+    return settings.data_paths(args.data_dir)
 
 
 def _print_messages(session: Session, messages: Sequence[Any], lang: str, stream: Any) -> None:
@@ -104,7 +109,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     lines = _read_lines(args, Path(args.file))
     if lines is None:
         return 2
-    session = Session(args.data_dir)
+    session = Session(_paths(args))
     speech = sys.stderr if args.json else sys.stdout
     for number, line in enumerate(lines, start=1):
         if not line.strip() or line.lstrip().startswith("#"):
@@ -124,7 +129,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_history(args: argparse.Namespace) -> int:
     """Print the labelled history of the current game (reads only: works while the companion
     runs). What cannot be replayed is said on stderr, with the way out."""
-    session = Session(args.data_dir, readonly=True)
+    session = Session(_paths(args), readonly=True)
     for problem in session.problems:
         _say(args, problem.key, True, **problem.params)
     frames = session.history()
@@ -143,7 +148,7 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 def cmd_undo(args: argparse.Namespace) -> int:
     """Undo the last steps of the current game (appends an undo event)."""
-    session = Session(args.data_dir)
+    session = Session(_paths(args))
     fields = {"to": args.to} if args.to is not None else {"steps": args.steps}
     try:
         step = session.submit(Event("undo", fields, "cli"))
@@ -154,20 +159,12 @@ def cmd_undo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _data_dir(args: argparse.Namespace) -> Path:
-    """``--data-dir``, else the config's ``[general] data_dir``, else the default."""
-    if args.data_dir:
-        return Path(args.data_dir)
-    configured = settings.load()["general"]["data_dir"]
-    return Path(configured).expanduser() if configured else default_data_dir()
-
-
 def cmd_repair(args: argparse.Namespace) -> int:
     """Set aside what does not replay (kept), so the game resumes at its last good event;
     ``--list`` shows what earlier repairs set aside."""
-    data_dir = _data_dir(args)
+    paths = _paths(args)
     if args.list:
-        journal = Journal(data_dir / JOURNAL_FILE, readonly=True)
+        journal = Journal(paths.journal, readonly=True)
         try:
             for seq, game_id, kind, reason in journal.set_aside_entries():
                 _say(args, "repair.set_aside_item", seq=seq, game=game_id, event=kind,
@@ -175,10 +172,10 @@ def cmd_repair(args: argparse.Namespace) -> int:
         finally:
             journal.close()
         return 0
-    done = repairs.repair(data_dir, installed_games())
-    for message in done or [Message("repair.nothing", {"path": str(data_dir / JOURNAL_FILE)})]:
+    done = repairs.repair(paths, installed_games())
+    for message in done or [Message("repair.nothing", {"path": str(paths.journal)})]:
         print(render(message, _lang(args)))
-    session = Session(data_dir)
+    session = Session(paths)
     try:
         if session.record is not None:
             _say(args, "repair.resumed", game=session.record.id, seq=session.version)
@@ -189,17 +186,17 @@ def cmd_repair(args: argparse.Namespace) -> int:
 
 def cmd_backup(args: argparse.Namespace) -> int:
     """Copy the journal (SQLite online backup: safe while the companion runs)."""
-    made = backups.backup(_data_dir(args), args.file)
+    made = backups.backup(_paths(args), args.file)
     _say(args, "cli.backup.done", path=str(made))
     return 0
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
     """Make a backup the journal (the current one saved first), then resume from it."""
-    data_dir = _data_dir(args)
-    with writer_lock(data_dir):
-        saved = backups.restore(data_dir, Path(args.file))
-    session = Session(data_dir)
+    paths = _paths(args)
+    with writer_lock(paths.root):
+        saved = backups.restore(paths, Path(args.file))
+    session = Session(paths)
     try:
         _say(args, "cli.restore.done", path=str(args.file), saved=str(saved) if saved else None,
              version=session.version)
@@ -228,7 +225,7 @@ def _definition_from(args: argparse.Namespace) -> dict[str, Any]:
 def cmd_cards(args: argparse.Namespace) -> int:
     """List, add, edit or forget the owner's definitions of a game."""
     game = find_game(args.game)
-    session = Session(args.data_dir, readonly=args.action == "list")
+    session = Session(_paths(args), readonly=args.action == "list")
     try:
         return _cards(args, game, session)
     finally:
@@ -269,8 +266,53 @@ def _cards(args: argparse.Namespace, game: Game, session: Session) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every sub-command."""
+@dataclass(frozen=True)
+class Heavy:
+    """Sub-commands whose module is slow to import (OpenCV, Flask, the hardware): their
+    arguments are registered only when one of them runs, so rules commands start fast."""
+
+    commands: dict[str, str]
+    add: Callable[[Any], None]
+
+
+def _add_dice(sub: Any) -> None:
+    from vision.cli import add_dice_parser
+
+    add_dice_parser(sub, lambda: settings.load()["general"]["language"],
+                    lambda given: settings.data_paths(given).root)
+
+
+def _add_run(sub: Any) -> None:
+    from .app import add_run_parser
+
+    add_run_parser(sub)
+
+
+def _add_pin(sub: Any) -> None:
+    from web.cli import add_pin_parser
+
+    add_pin_parser(sub)
+
+
+def _add_hardware(sub: Any) -> None:
+    from hardware.cli import add_hardware_parsers
+
+    add_hardware_parsers(sub)
+
+
+HEAVY = (
+    Heavy({"dice": "read dice from camera photos"}, _add_dice),
+    Heavy({"run": "serve the live page and run the table"}, _add_run),
+    Heavy({"pin": "choose a new host PIN"}, _add_pin),
+    Heavy({"tags": "RFID tags and the cards they stand for",
+           "config": "the effective config and where each value came from",
+           "doctor": "check the box: interfaces, reader, camera, pins..."}, _add_hardware),
+)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of every sub-command; the heavy ones' arguments only for
+    ``command`` (all of them when None)."""
     parser = argparse.ArgumentParser(prog="companion", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -279,7 +321,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="language of what is said (default: the config's)")
         if data:
             p.add_argument("--data-dir", type=Path, default=None,
-                           help="where the journal lives (default ~/.local/share/companion)")
+                           help="the data directory (default: $COMPANION_DATA_DIR, the config's, "
+                           "else $XDG_DATA_HOME/companion)")
 
     games = sub.add_parser("games", help="list the installed games")
     games.add_argument("--json", action="store_true")
@@ -331,19 +374,21 @@ def build_parser() -> argparse.ArgumentParser:
     common(restore)
     restore.set_defaults(func=cmd_restore)
 
-    from hardware.cli import add_hardware_parsers
-    from vision.cli import add_dice_parser
-    from web.cli import add_web_parsers
 
-    add_dice_parser(sub, lambda: settings.load()["general"]["language"])
-    add_web_parsers(sub)
-    add_hardware_parsers(sub)
+    for registers in HEAVY:
+        if command is None or command in registers.commands:
+            registers.add(sub)
+        else:  # listed in --help without importing its module
+            for name, text in registers.commands.items():
+                sub.add_parser(name, help=text)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``companion`` console script."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command = next((word for word in argv if not word.startswith("-")), "")
+    args = build_parser(command).parse_args(argv)
     try:
         return args.func(args)
     except StoreError as error:

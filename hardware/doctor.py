@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import Config
-from companion.engine import Message, StoreError, installed_games
+from companion.engine import DataPaths, Message, StoreError, installed_games
 from companion.engine.files import check_writable
 from companion.engine.journal import Journal
 from companion.engine.lock import holder_of
 from companion.engine.repair import diagnose
-from companion.engine.session import DEFINITIONS, JOURNAL_FILE
+from companion.engine.session import DEFINITIONS
 from companion.i18n import render
 
 from .build import PIN_DEVICES, ROLES, make_camera, make_pin_factory, make_reader
@@ -229,7 +229,7 @@ def check_last_tag(data_dir: Path) -> Check:
 def check_journal(data_dir: Path) -> Check:
     """The journal opens, its checksum chain is whole, every game replays, and the taught
     definitions files hold what it taught. Reads only: safe while the companion runs."""
-    path = Path(data_dir) / JOURNAL_FILE
+    path = DataPaths(Path(data_dir)).journal
     if not path.exists():
         return Check("journal", None, _m("doctor.journal.none", path=str(path)))
     try:

@@ -19,7 +19,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-PIN_FILE = Path("web") / "host-pin.json"
+from companion.engine import DataPaths
+
 PIN_DIGITS = (4, 12)
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 TOKENS_PER_HOST = 16
@@ -45,7 +46,7 @@ class PinStore:
     """The host PIN of a data directory, stored as a salted scrypt hash."""
 
     def __init__(self, data_dir: Path) -> None:
-        self.path = Path(data_dir) / PIN_FILE
+        self.path = DataPaths(Path(data_dir)).host_pin
 
     def stamp(self) -> int:
         """When the PIN was last chosen (0 if never): host sessions opened before are void."""

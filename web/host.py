@@ -82,7 +82,7 @@ def status() -> Response:
     ctx = current()
     host_id = request.cookies.get(COOKIE)
     body = {"host": ctx.hosts.valid(host_id), "pin_set": ctx.pins.is_set(),
-            "simulate": ctx.simulator is not None, "sensors": ctx.table is not None}
+            "simulate": ctx.simulator is not None, "sensors": ctx.box.running}
     if body["host"]:
         body["csrf"] = ctx.hosts.issue(host_id)
     return jsonify(body)

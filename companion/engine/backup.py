@@ -18,8 +18,8 @@ from pathlib import Path
 from .errors import StoreError
 from .files import ensure_dir, storage_error, sync_dir, temp_path
 from .journal import Journal
+from .paths import DataPaths
 
-BACKUP_DIR = "backups"
 KEEP = 5
 """How many backups made at game ends are kept (the oldest beyond are removed)."""
 AUTO_PREFIX = "auto-"
@@ -47,10 +47,10 @@ def copy_journal(journal: Journal, target: Path) -> Path:
     return target
 
 
-def rotate(journal: Journal, data_dir: Path) -> Path:
+def rotate(journal: Journal, paths: DataPaths) -> Path:
     """The backup made when a game ends: ``backups/auto-<time>-<seq>.sqlite3``, keeping the
     newest :data:`KEEP`."""
-    folder = Path(data_dir) / BACKUP_DIR
+    folder = paths.backups
     made = copy_journal(journal, folder / f"{AUTO_PREFIX}{_stamp()}-{journal.last_seq():08d}"
                                           ".sqlite3")
     for old in sorted(folder.glob(f"{AUTO_PREFIX}*.sqlite3"))[:-KEEP]:
@@ -58,23 +58,22 @@ def rotate(journal: Journal, data_dir: Path) -> Path:
     return made
 
 
-def backup(data_dir: Path, target: Path | None = None) -> Path:
+def backup(paths: DataPaths, target: Path | None = None) -> Path:
     """``companion backup [FILE]``: a copy of the data directory's journal, by default
     ``backups/backup-<time>.sqlite3``. Reads only, so it works while the companion runs."""
-    data_dir = ensure_dir(Path(data_dir))
-    journal = Journal(data_dir / "journal.sqlite3", readonly=True)
+    ensure_dir(paths.root)
+    journal = Journal(paths.journal, readonly=True)
     try:
-        default = data_dir / BACKUP_DIR / f"backup-{_stamp()}.sqlite3"
+        default = paths.backups / f"backup-{_stamp()}.sqlite3"
         return copy_journal(journal, Path(target) if target else default)
     finally:
         journal.close()
 
 
-def restore(data_dir: Path, source: Path) -> Path | None:
+def restore(paths: DataPaths, source: Path) -> Path | None:
     """``companion restore FILE``: make ``source`` (a journal or a backup of one) the data
     directory's journal. The caller holds the writer lock. The current journal, if any, is
     first saved as ``backups/before-restore-<time>.sqlite3``; that path is returned."""
-    data_dir = Path(data_dir)
     source = Path(source)
     if not source.is_file():
         raise StoreError("store.no_journal", path=str(source))
@@ -83,18 +82,18 @@ def restore(data_dir: Path, source: Path) -> Path | None:
         broken = incoming.check_chain()
         if broken is not None and broken.seq is not None:
             raise StoreError("store.chain_broken", path=str(source), seq=broken.seq)
-        path = data_dir / "journal.sqlite3"
+        path = paths.journal
         saved = None
         if path.exists():
             with contextlib.suppress(StoreError):
                 current = Journal(path, readonly=True)
                 try:
-                    saved = copy_journal(current, data_dir / BACKUP_DIR /
+                    saved = copy_journal(current, paths.backups /
                                          f"before-restore-{_stamp()}.sqlite3")
                 finally:
                     current.close()
             if saved is None:  # the current file is no journal at all: keep its bytes
-                saved = data_dir / BACKUP_DIR / f"before-restore-{_stamp()}.unreadable"
+                saved = paths.backups / f"before-restore-{_stamp()}.unreadable"
                 ensure_dir(saved.parent)
                 os.replace(path, saved)
                 for suffix in ("-wal", "-shm"):

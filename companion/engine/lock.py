@@ -29,8 +29,7 @@ from typing import Any
 
 from .errors import StoreError
 from .files import ensure_dir, storage_error
-
-LOCK_FILE = "companion.lock"
+from .paths import DataPaths
 
 _HELD: dict[tuple[int, int], list[int]] = {}
 """The locks this process holds: lock file (device, inode) -> [fd, number of holders]."""
@@ -41,7 +40,7 @@ class DataLock:
     """The writer lock of a data directory, taken on creation and held until :meth:`release`."""
 
     def __init__(self, data_dir: Path) -> None:
-        self.path = Path(data_dir) / LOCK_FILE
+        self.path = DataPaths(Path(data_dir)).lock
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
@@ -93,7 +92,7 @@ def _take(fd: int, tries: int = 5) -> bool:
 
 def holder_of(data_dir: Path) -> dict[str, Any] | None:
     """Who holds the data directory's writer lock now (pid, command, since), or None."""
-    path = Path(data_dir) / LOCK_FILE
+    path = DataPaths(Path(data_dir)).lock
     try:
         fd = os.open(path, os.O_RDONLY)
     except OSError:

@@ -15,7 +15,6 @@ import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 from .errors import StoreError
 from .files import sweep_temp
@@ -23,7 +22,8 @@ from .game import Game
 from .journal import Journal
 from .lock import writer_lock
 from .messages import Message
-from .session import JOURNAL_FILE, chain_problem, replay, summary_of
+from .paths import DataPaths
+from .session import chain_problem, replay, summary_of
 
 
 @dataclass(frozen=True)
@@ -54,13 +54,13 @@ def diagnose(journal: Journal, games: Mapping[str, Game]) -> list[Finding]:
     return findings
 
 
-def repair(data_dir: Path, games: Mapping[str, Game]) -> list[Message]:
+def repair(paths: DataPaths, games: Mapping[str, Game]) -> list[Message]:
     """Repair the data directory's journal under the writer lock; say what was done (an empty
     list: nothing was wrong)."""
     done: list[Message] = []
-    with writer_lock(data_dir):
-        sweep_temp(data_dir)
-        journal = Journal(Path(data_dir) / JOURNAL_FILE)
+    with writer_lock(paths.root):
+        sweep_temp(paths.root)
+        journal = Journal(paths.journal)
         try:
             done += _repair_chain(journal)
             for record in journal.games():

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -20,24 +19,16 @@ from .game import Game, Step, find_game, installed_games
 from .journal import ChainBreak, Entry, GameRecord, Journal
 from .lock import DataLock
 from .messages import Expectation, Message
+from .paths import DataPaths
 
 log = logging.getLogger(__name__)
 
-JOURNAL_FILE = "journal.sqlite3"
 DEFINITIONS = "definitions"
 """The name of the derived definitions files in the journal's ``derived`` table."""
 REPLAY_ERRORS = (RuleError, KeyError, TypeError, ValueError, IndexError)
 """What replaying an event written by other rules (or altered by hand) may raise."""
 
 UNDO_SCHEMA = {"steps": Field(integer(1), required=False), "to": Field(integer(1), required=False)}
-
-
-def default_data_dir() -> Path:
-    """Where the journal and the owner's definitions live unless told otherwise."""
-    if "COMPANION_DATA_DIR" in os.environ:
-        return Path(os.environ["COMPANION_DATA_DIR"])
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "companion"
 
 
 @dataclass(frozen=True)
@@ -156,10 +147,11 @@ class Session:
     """
 
     def __init__(
-        self, data_dir: Path | str | None = None, games: Mapping[str, Game] | None = None,
-        readonly: bool = False,
+        self, data_dir: DataPaths | Path | str | None = None,
+        games: Mapping[str, Game] | None = None, readonly: bool = False,
     ) -> None:
-        self.data_dir = ensure_dir(Path(data_dir) if data_dir is not None else default_data_dir())
+        self.paths = data_dir if isinstance(data_dir, DataPaths) else DataPaths.resolve(data_dir)
+        self.data_dir = ensure_dir(self.paths.root)
         self.readonly = readonly
         self._games = dict(installed_games() if games is None else games)
         self._lock = threading.RLock()
@@ -173,7 +165,7 @@ class Session:
         try:
             if not readonly:
                 sweep_temp(self.data_dir)
-            self._journal = Journal(self.data_dir / JOURNAL_FILE, readonly=readonly, create=True)
+            self._journal = Journal(self.paths.journal, readonly=readonly, create=True)
             try:
                 self.version = self._journal.last_seq()
                 self._open()
@@ -357,7 +349,7 @@ class Session:
         self.status = summary.get("status")
         if ended:
             try:
-                backup.rotate(self._journal, self.data_dir)
+                backup.rotate(self._journal, self.paths)
             except (OSError, StoreError) as error:
                 log.warning("the backup at the end of game %s failed: %s", self.record.id, error)
         update = Update(entry.seq, entry.event, step)

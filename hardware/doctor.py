@@ -1,15 +1,17 @@
 """``companion doctor``: what is wrong with the box, and how to fix it.
 
 Each check looks at one thing (the config files, SPI, I2C, the RFID reader, the camera, the
-pins, the voice) and says ok, failing (with the fix), or not needed with this config. The last
-raw tag UID seen is shown too: when the reader works but a card never shows up, it tells whether
-the tag was read at all. The host page shows the same list (``[c.to_json() for c in run(...)]``);
-there the companion already holds the reader, camera and pins, so their state is read from its
-live :class:`~hardware.status.Status` instead of opening them a second time.
+pins, the voice, the journal and the disk it lives on) and says ok, failing (with the fix), or
+not needed with this config. The last raw tag UID seen is shown too: when the reader works but a
+card never shows up, it tells whether the tag was read at all. The host page shows the same list
+(``[c.to_json() for c in run(...)]``); there the companion already holds the reader, camera and
+pins, so their state is read from its live :class:`~hardware.status.Status` instead of opening
+them a second time.
 """
 
 from __future__ import annotations
 
+import shutil
 import time
 import warnings
 from dataclasses import dataclass
@@ -17,8 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import Config
-from companion.engine import Message
+from companion.engine import DataPaths, Message, StoreError, installed_games
+from companion.engine.files import check_writable
+from companion.engine.journal import Journal
+from companion.engine.lock import holder_of
 from companion.engine.registry import registry
+from companion.engine.repair import diagnose
+from companion.engine.session import DEFINITIONS
 from companion.i18n import render
 from companion.voices import DEVICE, ENGINE, PLAYER, VoiceError, open_voice
 
@@ -76,7 +83,7 @@ class Check:
 
 NAME_KEYS = {"config": "config", "SPI": "spi", "I2C": "i2c", "RFID reader": "reader",
              "camera": "camera", "pins": "pins", "speech": "speech", "games": "games",
-             "last tag": "last_tag"}
+             "last tag": "last_tag", "journal": "journal", "storage": "storage"}
 
 
 def check_config(config: Config) -> Check:
@@ -236,6 +243,46 @@ def check_last_tag(data_dir: Path) -> Check:
                                       **params))
 
 
+def check_journal(data_dir: Path) -> Check:
+    """The journal opens, its checksum chain is whole, every game replays, and the taught
+    definitions files hold what it taught. Reads only: safe while the companion runs."""
+    path = DataPaths(Path(data_dir)).journal
+    if not path.exists():
+        return Check("journal", None, _m("doctor.journal.none", path=str(path)))
+    try:
+        journal = Journal(path, readonly=True)
+    except StoreError as error:
+        return Check("journal", False, _m(error.key, **error.params), _m("doctor.fix.journal"))
+    try:
+        findings = diagnose(journal, installed_games())
+        if findings:
+            return Check("journal", False, findings[0].to_message(), _m("doctor.fix.journal"))
+        behind = journal.learned_since(DEFINITIONS)
+        if behind:
+            return Check("journal", False, _m("doctor.journal.behind", count=len(behind)),
+                         _m("doctor.fix.behind"))
+        holder = holder_of(Path(data_dir)) or {}
+        return Check("journal", True, _m("doctor.journal.held" if holder else "doctor.journal.ok",
+                                         events=journal.event_count(),
+                                         games=len(journal.games()), **holder))
+    finally:
+        journal.close()
+
+
+def check_storage(data_dir: Path) -> Check:
+    """The data directory can take writes: not read-only, not (nearly) full."""
+    folder = Path(data_dir)
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    try:
+        check_writable(folder)
+    except StoreError as error:
+        return Check("storage", False, _m(error.key, **error.params), _m("doctor.fix.storage"))
+    free = shutil.disk_usage(folder).free
+    return Check("storage", True, _m("doctor.storage.ok", path=str(folder),
+                                     free=f"{free / 1e6:.0f} MB"))
+
+
 def live_checks(config: Config, live: Status) -> dict[str, Check]:
     """The checks of the devices the running companion holds (``live.held``), by check name,
     read from its status."""
@@ -256,7 +303,8 @@ def run(config: Config, data_dir: Path, dev: Path = Path("/dev"),
             held.get("RFID reader") or check_reader(config),
             held.get("camera") or check_camera(config),
             held.get("pins") or check_pins(config, pin_factory),
-            check_speech(config), check_games(), check_last_tag(data_dir)]
+            check_speech(config), check_games(), check_last_tag(data_dir),
+            check_journal(data_dir), check_storage(data_dir)]
 
 
 def report(checks: list[Check], lang: str = "en") -> list[str]:

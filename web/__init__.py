@@ -16,7 +16,7 @@ from companion.simulator import Simulator
 from hardware.table import Table
 
 from . import api, box, definitions, errors, history, host, openapi, pages, roles
-from .auth import HostSessions, LoginLimiter, PinStore, RoleTokens
+from .auth import HostSessions, LoginLimiter, PinStore, RoleTokens, SetupCode
 from .compress import gzip_response
 from .config import WebConfig
 from .context import EXTENSION, Companion
@@ -46,7 +46,8 @@ def create_app(session: Session, config: WebConfig | None = None, table: Table |
         pins=pins, hosts=HostSessions(pins, config.host_hours),
         limiter=LoginLimiter(config.login_attempts, config.login_window),
         simulator=Simulator(session, config.seed) if config.simulate else None,
-        table=table, settings=settings or companion_config.load(), roles=RoleTokens())
+        table=table, settings=settings or companion_config.load(), roles=RoleTokens(),
+        setup=SetupCode(pins))
     for module in (api, box, definitions, host, history, openapi, pages, roles):
         app.register_blueprint(module.bp)
     app.after_request(host.attach_csrf)

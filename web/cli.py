@@ -22,7 +22,7 @@ from .auth import PinError, PinStore, check_pin_format
 from .config import WebConfig
 from .context import EXTENSION
 from .server import DEFAULT_THREADS, serve
-from .texts import texts
+from .texts import TEXTS_DIR, texts
 
 DEFAULT_PORT = 8000
 PI_MODEL = Path("/proc/device-tree/model")
@@ -68,7 +68,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     session = Session(args.data_dir or config["general"]["data_dir"] or None)
     simulate = args.simulate or not on_raspberry_pi()
     table = texts(lang, session.game, session.state)
-    announcer = Announcer(make_voice(config["speech"]), lang, [hardware.MESSAGES_DIR]).start()
+    announcer = Announcer(make_voice(config["speech"]), lang,
+                          [hardware.MESSAGES_DIR, TEXTS_DIR]).start()
     announcer.attach(session)
     sensors = hardware.build.start(session, config, announcer, simulate=simulate)
     app = create_app(session, WebConfig(lang=lang, simulate=simulate, seed=args.seed),
@@ -91,8 +92,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         print_qr(url)
         if session.record is not None and session.record.status == "playing":
             say(Message("run.resumed", {"id": session.record.id, "version": session.version}))
-        if not ctx.pins.is_set():
-            say(Message("run.pin_missing"))
+        code = ctx.setup.current()
+        if code is not None:  # presence at the table is the proof: print it and say it
+            say(Message("run.pin_setup", {"code": code}))
+            announcer.say(Message("run.pin_setup_spoken", {"code": " ".join(code)}))
         if keyboard is not None and keyboard.start():
             say(Message("run.keys"))
 
@@ -149,7 +152,7 @@ def add_web_parsers(subparsers: Any) -> None:
     run.add_argument("--port", type=int, default=DEFAULT_PORT)
     run.add_argument("--seed", type=int, default=None, help="seed of the simulated table")
     run.add_argument("--threads", type=int, default=DEFAULT_THREADS,
-                     help="server threads; each open phone stream holds one")
+                     help="threads for ordinary requests (live streams need none)")
     common(run)
     run.set_defaults(func=cmd_run)
 

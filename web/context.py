@@ -13,7 +13,7 @@ from companion.engine import Session
 from companion.simulator import Simulator
 from hardware.table import Table
 
-from .auth import HostSessions, LoginLimiter, PinStore, RoleTokens
+from .auth import HostSessions, LoginLimiter, PinStore, RoleTokens, SetupCode
 from .config import WebConfig
 from .hub import Hub
 from .texts import pick_language
@@ -26,7 +26,9 @@ class Companion:
     """The objects one web app shares between its requests.
 
     ``table`` is the running hardware table (None when no sensor runs); ``settings`` the
-    companion's config, which ``companion doctor`` on the host page checks.
+    companion's config, which ``companion doctor`` on the host page checks; ``setup`` the
+    one-time code that allows choosing the first PIN (``setup.current()``: what ``companion run``
+    prints and the table says, None once a PIN exists).
     """
 
     session: Session
@@ -39,6 +41,7 @@ class Companion:
     table: Table | None
     settings: Config
     roles: RoleTokens
+    setup: SetupCode
 
 
 def current() -> Companion:

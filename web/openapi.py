@@ -35,6 +35,13 @@ def _body(schema: dict[str, Any]) -> dict[str, Any]:
 
 PIN = {"type": "object", "required": ["pin"], "additionalProperties": False,
        "properties": {"pin": {"type": "string", "pattern": "^[0-9]{4,12}$"}}}
+FIRST_PIN = {"type": "object", "required": ["pin", "code"], "additionalProperties": False,
+             "properties": {"pin": PIN["properties"]["pin"],
+                            "code": {"type": "string", "description": "the setup code"}}}
+SESSIONS = {"type": "object", "properties": {"sessions": {"type": "array", "items": {
+    "type": "object", "properties": {
+        "id": {"type": "string"}, "opened": {"type": "integer"}, "expires": {"type": "integer"},
+        "agent": {"type": "string"}, "current": {"type": "boolean"}}}}}}
 ACCEPTED = {"type": "object", "properties": {
     "version": {"type": "integer"}, "said": {"type": "array", "items": {"type": "object"}},
     "label": {"type": ["object", "null"]}, "event": {"type": "object"}}}
@@ -65,17 +72,32 @@ DOCUMENT: dict[str, Any] = {
                           **_errors(400, 403, 409, 413, 415, 422)}}},
         "/api/host": {"get": {"summary": "Host status, PIN set?, simulated table?, fresh CSRF",
                               "responses": {"200": _json({"type": "object"}, "status")}}},
-        "/api/pin": {"post": {"summary": "Choose the PIN on first run (logs in)",
-                              "requestBody": _body(PIN),
+        "/api/pin": {"post": {"summary": "Choose the PIN on first run (logs in), with the "
+                                         "setup code `companion run` printed and the table "
+                                         "said",
+                              "requestBody": _body(FIRST_PIN),
                               "responses": {"201": _json({"type": "object"}, "logged in"),
                                             **_errors(400, 409, 415)}}},
         "/api/login": {"post": {"summary": "Log in as host; sets an HttpOnly SameSite cookie",
                                 "requestBody": _body(PIN),
                                 "responses": {"200": _json({"type": "object"}, "logged in"),
                                               **_errors(400, 401, 409, 415, 429)}}},
-        "/api/logout": {"post": {"summary": "Log out", "security": HOST,
-                                 "responses": {"200": _json({"type": "object"}, "logged out"),
-                                               **_errors(403)}}},
+        "/api/logout": {"post": {
+            "summary": "Log out this host session, or every one with `all`", "security": HOST,
+            "requestBody": _body({"type": "object", "additionalProperties": False,
+                                  "properties": {"all": {"type": "boolean"}}}),
+            "responses": {"200": _json({"type": "object"}, "logged out"),
+                          **_errors(400, 403, 415)}}},
+        "/api/sessions": {"get": {
+            "summary": "Host: the logged-in host sessions", "security": HOST_READ,
+            "responses": {"200": _json(SESSIONS, "sessions"), **_errors(403)}}},
+        "/api/sessions/revoke": {"post": {
+            "summary": "Host: end one host session by its id", "security": HOST,
+            "requestBody": _body({"type": "object", "required": ["id"],
+                                  "additionalProperties": False,
+                                  "properties": {"id": {"type": "string"}}}),
+            "responses": {"200": _json(SESSIONS, "the sessions left"),
+                          **_errors(400, 403, 404, 415)}}},
         "/api/games": {"get": {"summary": "The installed games' ids, Last Bastion first",
                                "responses": {"200": _json({"type": "object"}, "games")}}},
         "/api/catalog": {"get": {

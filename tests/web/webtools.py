@@ -2,8 +2,20 @@
 
 from __future__ import annotations
 
+import http.cookiejar
+import json
+import os
+import select
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
 from typing import Any
 
+ROOT = Path(__file__).resolve().parents[2]
+SILENT = Path(__file__).with_name("silent.toml")
 PIN = "4321"
 TILES = [["market", "tomb", "inn"], ["trebuchet", "fountain", "quarry"],
          ["standard", "tower", "dispensary"]]
@@ -69,3 +81,69 @@ GAME_SETUPS: dict[str, dict[str, Any]] = {
                     "artefacts": ["joker", "impact", "adrenaline"]},
 }
 """A setup event of each game besides Last Bastion (docs/events.md's examples)."""
+
+
+class RunningServer:
+    """``companion run --simulate`` in a child process on the loopback (silent voice), for
+    tests that need the real server: restarts, many connections, a real TCP peer."""
+
+    def __init__(self, data_dir: Path, *extra: str, port: int = 0) -> None:
+        self.data_dir = data_dir
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "companion", "run", "--simulate", "--host", "127.0.0.1",
+             "--port", str(port), "--data-dir", str(data_dir), *extra],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "COMPANION_CONFIG": str(SILENT)})
+        self.url = self.process.stdout.readline().split()[-1]
+        self.port = int(self.url.rsplit(":", 1)[1].strip("/"))
+
+    def lines(self, until: str, limit: int = 60, timeout: float = 10.0) -> list[str]:
+        """The server's next output lines, up to the first containing ``until`` (or whatever
+        came within ``timeout`` seconds)."""
+        seen: list[str] = []
+        deadline = time.monotonic() + timeout
+        for _ in range(limit):
+            if not select.select([self.process.stdout], [], [],
+                                 max(0.0, deadline - time.monotonic()))[0]:
+                break
+            line = self.process.stdout.readline()
+            seen.append(line)
+            if until in line or not line:
+                break
+        return seen
+
+    def stop(self) -> None:
+        """SIGTERM, and wait for a clean exit."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.communicate(timeout=15)
+
+
+class HttpHost:
+    """A host over real HTTP: the cookie jar and the rotating CSRF token."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        self.csrf = ""
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, dict]:
+        """One request; returns the status and the JSON body (errors included)."""
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data, method=method, headers={
+            "Content-Type": "application/json", "X-CSRF-Token": self.csrf})
+        try:
+            reply = self.opener.open(request, timeout=10)
+        except urllib.error.HTTPError as error:
+            reply = error
+        with reply:
+            self.csrf = reply.headers.get("X-CSRF-Token") or self.csrf
+            return reply.status, json.loads(reply.read() or b"{}")
+
+    def login(self, pin: str = PIN) -> HttpHost:
+        """Log in with the PIN (keeping the first CSRF token)."""
+        status, body = self.call("POST", "api/login", {"pin": pin})
+        assert status == 200, body
+        self.csrf = body["csrf"]
+        return self

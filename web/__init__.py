@@ -42,7 +42,8 @@ def create_app(session: Session, config: WebConfig | None = None, table: Table |
     app.json.ensure_ascii = False
     pins = PinStore(session.data_dir)
     app.extensions[EXTENSION] = Companion(
-        session=session, config=config, hub=Hub(session, config.stream_backlog),
+        session=session, config=config, hub=Hub(session, config.stream_backlog, config.streams,
+                                               config.streams_per_address),
         pins=pins, hosts=HostSessions(pins, config.host_hours),
         limiter=LoginLimiter(config.login_attempts, config.login_window),
         simulator=Simulator(session, config.seed) if config.simulate else None,

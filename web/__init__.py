@@ -15,7 +15,7 @@ from companion.engine import Session
 from companion.simulator import Simulator
 from hardware.table import Table
 
-from . import api, box, definitions, errors, history, host, openapi, pages, roles
+from . import api, box, definitions, errors, history, host, openapi, pages, roles, security
 from .auth import HostSessions, LoginLimiter, PinStore, RoleTokens, SetupCode
 from .compress import gzip_response
 from .config import WebConfig
@@ -31,11 +31,13 @@ def create_app(session: Session, config: WebConfig | None = None, table: Table |
 
     ``table`` is the running hardware table, if any (the host page's "Box" shows its status and
     names its unknown tags); ``settings`` the companion's config (default: the config files),
-    which the host page's doctor checks. The app subscribes to the session at once, so every
+    which the host page's doctor checks and whose ``[web] hosts`` names the page may be reached
+    by besides this machine's own (the ``Host`` allow-list, ``web.security``). The app subscribes to the session at once, so every
     event accepted from now on reaches the streams; call
     ``app.extensions["companion"].hub.close()`` to stop it.
     """
     config = config or WebConfig()
+    settings = settings or companion_config.load()
     app = Flask(__name__)
     app.config.update(MAX_CONTENT_LENGTH=config.max_body, SECRET_KEY=secrets.token_bytes(32),
                       JSON_SORT_KEYS=False)
@@ -47,11 +49,12 @@ def create_app(session: Session, config: WebConfig | None = None, table: Table |
         pins=pins, hosts=HostSessions(pins, config.host_hours),
         limiter=LoginLimiter(config.login_attempts, config.login_window),
         simulator=Simulator(session, config.seed) if config.simulate else None,
-        table=table, settings=settings or companion_config.load(), roles=RoleTokens(),
+        table=table, settings=settings, roles=RoleTokens(),
         setup=SetupCode(pins))
     for module in (api, box, definitions, host, history, openapi, pages, roles):
         app.register_blueprint(module.bp)
     app.after_request(host.attach_csrf)
     app.after_request(gzip_response)
     errors.install(app)
+    security.install(app, (*config.hosts, *security.split_names(settings["web"]["hosts"])))
     return app

@@ -158,9 +158,10 @@ def serve(app: Flask, host: str, port: int, threads: int = DEFAULT_THREADS,
         interface="asgi3", log_level="warning", access_log=False, proxy_headers=False,
         server_header=False, timeout_keep_alive=5, timeout_graceful_shutdown=3)
     server = _Server(config, hub)
-    # uvicorn re-raises the stop signal once it is done: let it reach a handler that ignores it
-    previous = {sig: signal.signal(sig, lambda *_: None) for sig in (signal.SIGINT,
-                                                                      signal.SIGTERM)}
+    # a stop asked before uvicorn listens for signals (or re-raised by uvicorn once it is done)
+    # goes to the same place
+    previous = {sig: signal.signal(sig, server.handle_exit) for sig in (signal.SIGINT,
+                                                                         signal.SIGTERM)}
     try:
         if ready is not None:
             ready(*sock.getsockname()[:2])

@@ -109,6 +109,8 @@ def phone(browser, url: str):
     page = browser.new_context(viewport=PHONE).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text)
+            if "Content Security Policy" in message.text else None)  # the page obeys its CSP
     page.goto(url)
     page.errors = errors
     return page

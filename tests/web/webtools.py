@@ -5,9 +5,10 @@ from __future__ import annotations
 import http.cookiejar
 import json
 import os
-import select
+import queue
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -85,7 +86,8 @@ GAME_SETUPS: dict[str, dict[str, Any]] = {
 
 class RunningServer:
     """``companion run --simulate`` in a child process on the loopback (silent voice), for
-    tests that need the real server: restarts, many connections, a real TCP peer."""
+    tests that need the real server: restarts, many connections, a real TCP peer. A thread
+    reads its output as it comes (a full pipe would stop the server)."""
 
     def __init__(self, data_dir: Path, *extra: str, port: int = 0) -> None:
         self.data_dir = data_dir
@@ -94,21 +96,24 @@ class RunningServer:
              "--port", str(port), "--data-dir", str(data_dir), *extra],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1", "COMPANION_CONFIG": str(SILENT)})
-        self.url = self.process.stdout.readline().split()[-1]
+        self.output: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.url = self.output.get(timeout=30).split()[-1]
         self.port = int(self.url.rsplit(":", 1)[1].strip("/"))
 
-    def lines(self, until: str, limit: int = 60, timeout: float = 10.0) -> list[str]:
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.output.put(line)
+
+    def lines(self, until: str, timeout: float = 10.0) -> list[str]:
         """The server's next output lines, up to the first containing ``until`` (or whatever
         came within ``timeout`` seconds)."""
         seen: list[str] = []
         deadline = time.monotonic() + timeout
-        for _ in range(limit):
-            if not select.select([self.process.stdout], [], [],
-                                 max(0.0, deadline - time.monotonic()))[0]:
-                break
-            line = self.process.stdout.readline()
-            seen.append(line)
-            if until in line or not line:
+        while not seen or until not in seen[-1]:
+            try:
+                seen.append(self.output.get(timeout=max(0.0, deadline - time.monotonic())))
+            except queue.Empty:
                 break
         return seen
 
@@ -116,7 +121,7 @@ class RunningServer:
         """SIGTERM, and wait for a clean exit."""
         if self.process.poll() is None:
             self.process.terminate()
-            self.process.communicate(timeout=15)
+            self.process.wait(timeout=15)
 
 
 class HttpHost:

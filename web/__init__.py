@@ -32,8 +32,9 @@ def create_app(session: Session, config: WebConfig | None = None, table: Table |
     ``table`` is the running hardware table, if any (the host page's "Box" shows its status and
     names its unknown tags); ``settings`` the companion's config (default: the config files),
     which the host page's doctor checks and whose ``[web] hosts`` names the page may be reached
-    by besides this machine's own (the ``Host`` allow-list, ``web.security``). The app subscribes to the session at once, so every
-    event accepted from now on reaches the streams; call
+    by besides this machine's own (the ``Host`` allow-list, ``web.security``). The app
+    subscribes to the session at once, so every event accepted from now on reaches the streams;
+    call
     ``app.extensions["companion"].hub.close()`` to stop it.
     """
     config = config or WebConfig()

@@ -29,6 +29,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -57,8 +58,15 @@ def check_pin_format(pin: object) -> str:
     return pin
 
 
+_SCRYPT = ThreadPoolExecutor(max_workers=1, thread_name_prefix="scrypt")
+"""Every scrypt runs on this one thread. Its 16 MiB come from the C allocator's arena of the
+thread that asks, and are kept there once freed: run from each request thread, they made the
+server's memory grow by 16 MiB per thread (806 MB measured with 48 threads)."""
+
+
 def _hash(pin: str, salt: bytes, n: int, r: int, p: int) -> bytes:
-    return hashlib.scrypt(pin.encode(), salt=salt, n=n, r=r, p=p, dklen=32)
+    return _SCRYPT.submit(hashlib.scrypt, pin.encode(), salt=salt, n=n, r=r, p=p,
+                          dklen=32).result()
 
 
 def write_private(path: Path, data: Any) -> None:

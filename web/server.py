@@ -54,6 +54,30 @@ def _body(data: bytes, more: bool = True) -> dict[str, Any]:
     return {"type": "http.response.body", "body": data, "more_body": more}
 
 
+class Wakeups:
+    """Wakes streams on the event loop from the hub's thread: one loop callback per burst of
+    pushes (an event reaches 200 streams with one wake-up of the loop, not 200)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self._pending: set[asyncio.Event] = set()
+        self._lock = threading.Lock()
+
+    def wake(self, ready: asyncio.Event) -> None:
+        """Set ``ready`` on the loop soon (callable from any thread)."""
+        with self._lock:
+            first = not self._pending
+            self._pending.add(ready)
+        if first:
+            self.loop.call_soon_threadsafe(self._flush)
+
+    def _flush(self) -> None:
+        with self._lock:
+            pending, self._pending = self._pending, set()
+        for ready in pending:
+            ready.set()
+
+
 class CompanionAsgi:
     """The ASGI application uvicorn runs: the Flask app in ``threads`` threads, and the body of
     every admitted stream on the event loop."""
@@ -63,6 +87,7 @@ class CompanionAsgi:
         ctx = app.extensions[EXTENSION]
         self.hub: Hub = ctx.hub
         self.heartbeat: float = ctx.config.heartbeat
+        self._wakeups: Wakeups | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"] != STREAM_PATH:
@@ -85,6 +110,9 @@ class CompanionAsgi:
         """Write a stream's frames as they come (a ping with the version when idle) until the
         phone leaves or the hub closes it."""
         loop = asyncio.get_running_loop()
+        if self._wakeups is None:
+            self._wakeups = Wakeups(loop)
+        wakeups = self._wakeups
         ready = asyncio.Event()
         gone = asyncio.Event()
 
@@ -94,22 +122,25 @@ class CompanionAsgi:
             gone.set()
             ready.set()
 
-        client.wake = lambda: loop.call_soon_threadsafe(ready.set)
+        client.wake = lambda: wakeups.wake(ready)
         watcher = asyncio.create_task(watch())
         try:
             await send(_body(b"retry: 500\n\n" + first))
+            last = loop.time()
             while not gone.is_set():
                 ready.clear()
                 frames = client.drain()
                 if frames is None:
                     break
-                if frames:
-                    await send(_body(b"".join(frames)))
+                idle = loop.time() - last
+                if frames or idle >= self.heartbeat:
+                    await send(_body(b"".join(frames) if frames
+                                     else ping(self.hub.session.version)))
+                    last = loop.time()
                     continue
-                try:
-                    await asyncio.wait_for(ready.wait(), self.heartbeat)
-                except TimeoutError:
-                    await send(_body(ping(self.hub.session.version)))
+                timer = loop.call_later(self.heartbeat - idle, ready.set)
+                await ready.wait()
+                timer.cancel()
             if not gone.is_set():
                 await send(_body(b"", more=False))
         finally:
@@ -142,6 +173,22 @@ def _more_files() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket. Made as a TCP socket by name (``IPPROTO_TCP``), so that asyncio
+    turns Nagle's algorithm off on every connection: else a response's body waits for the ACK
+    of its head, 40 ms of delayed ACK on every request."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
 def serve(app: Flask, host: str, port: int, threads: int = DEFAULT_THREADS,
           ready: Callable[[str, int], None] | None = None) -> None:
     """Serve ``app`` until Ctrl-C or SIGTERM; then end the streams and stop cleanly.
@@ -150,8 +197,7 @@ def serve(app: Flask, host: str, port: int, threads: int = DEFAULT_THREADS,
     ``threads`` run ordinary requests; streams need none.
     """
     _more_files()
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.create_server((host, port), family=family, backlog=2048)
+    sock = _listen(host, port)
     hub = app.extensions[EXTENSION].hub
     config = uvicorn.Config(
         CompanionAsgi(app, threads), lifespan="off", http="h11", loop="asyncio", ws="none",

@@ -288,3 +288,21 @@ def test_an_unknown_tag_is_named_in_any_game(browser, tmp_path):
         assert not host.errors
     finally:
         server.stop()
+
+
+def test_host_sessions_listed_revoked_and_logged_out_everywhere(browser, server):
+    first = phone(browser, server.url)
+    become_host(first)  # chooses the PIN with the setup code the server printed
+    second = phone(browser, server.url)
+    become_host(second)
+    second.click("details[data-details=sessions] > summary")
+    sessions = second.locator("ul.sessions li")
+    expect(sessions).to_have_count(2)
+    expect(sessions.nth(1)).to_contain_text("(this one)")
+    second.click("ul.sessions button[data-act=revoke]")
+    expect(sessions).to_have_count(1)
+    first.click("button[data-act=undo]")  # the revoked phone is shown the login again
+    expect(first.locator("form[data-form=login]")).to_be_visible()
+    second.click("button[data-act=logout-all]")
+    expect(second.locator("form[data-form=login]")).to_be_visible()
+    assert not first.errors and not second.errors

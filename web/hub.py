@@ -13,7 +13,6 @@ of connections can exhaust the server's memory.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import queue
 import threading
@@ -63,49 +62,49 @@ class Client:
     """
 
     def __init__(self, backlog: int, address: str = "") -> None:
-        self.frames: queue.Queue[bytes | None] = queue.Queue(maxsize=backlog)
+        self.backlog = backlog
         self.address = address
         self.closed = False
         self.wake: Callable[[], None] | None = None
+        self._frames: deque[bytes] = deque()
+        self._ready = threading.Condition(threading.Lock())
 
-    def push(self, data: bytes | None) -> None:
+    def push(self, data: bytes) -> None:
         """Queue a frame, or close the client if it cannot keep up."""
-        try:
-            self.frames.put_nowait(data)
-        except queue.Full:
-            self.close()
+        with self._ready:
+            if len(self._frames) >= self.backlog:
+                self.closed = True
+            else:
+                self._frames.append(data)
+            self._ready.notify()
         if self.wake is not None:
             self.wake()
 
     def close(self) -> None:
         """End the stream at the next read."""
-        self.closed = True
-        with contextlib.suppress(queue.Full):  # ``closed`` is enough: ``next`` checks it first
-            self.frames.put_nowait(CLOSED)
+        with self._ready:
+            self.closed = True
+            self._ready.notify()
         if self.wake is not None:
             self.wake()
 
-    def drain(self) -> list[bytes] | None:
-        """Every frame queued now (maybe none), without waiting; None once closed."""
-        found: list[bytes] = []
-        while not self.closed:
-            try:
-                data = self.frames.get_nowait()
-            except queue.Empty:
-                return found
-            if data is CLOSED:
-                return None
-            found.append(data)
-        return None
-
     def next(self, timeout: float) -> bytes | None:
         """The next frame, b"" if none came within ``timeout``, or None once closed."""
-        if self.closed:
-            return CLOSED
-        try:
-            return self.frames.get(timeout=timeout)
-        except queue.Empty:
-            return b""
+        with self._ready:
+            if not self._frames and not self.closed:
+                self._ready.wait(timeout)
+            if self.closed:
+                return CLOSED
+            return self._frames.popleft() if self._frames else b""
+
+    def drain(self) -> list[bytes] | None:
+        """Every frame queued now (maybe none), without waiting; None once closed."""
+        with self._ready:
+            if self.closed:
+                return None
+            found = list(self._frames)
+            self._frames.clear()
+            return found
 
 
 class Hub:

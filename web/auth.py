@@ -182,11 +182,6 @@ class LoginLimiter:
                  if self._count(key, now) >= limit]
         return max(waits, default=0.0)
 
-    def retry_after(self, client: str) -> float:
-        """Seconds before ``client`` may try again (0 if it may now)."""
-        with self._lock:
-            return self._wait(client, time.monotonic())
-
     @contextmanager
     def attempt(self, client: str, counted: bool = True) -> Iterator[Attempt]:
         """Count one attempt of ``client`` now, or raise :class:`RateLimited`; then hold the
@@ -200,7 +195,7 @@ class LoginLimiter:
                 raise RateLimited(wait)
             for key in (client, "*") if counted else ():
                 self._tries.setdefault(key, deque()).append(now)
-        try_ = Attempt(self, client, now)
+        try_ = Attempt(self, client, now, counted)
         with self._check:
             yield try_
 
@@ -219,10 +214,12 @@ class Attempt:
     limiter: LoginLimiter
     client: str
     at: float
+    counted: bool
 
     def refund(self) -> None:
         """Give the attempt back: it was the right PIN."""
-        self.limiter._refund(self.client, self.at)
+        if self.counted:
+            self.limiter._refund(self.client, self.at)
 
 
 class RateLimited(Exception):

@@ -21,6 +21,7 @@ demo: setup
 
 test: setup
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/pytest
 
 bench: setup

@@ -6,18 +6,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from companion.engine import (
+    DataPaths,
     DefinitionStore,
     Event,
     Message,
     RuleError,
     Session,
     StoreError,
-    default_data_dir,
     find_game,
     installed_games,
 )
@@ -36,6 +37,11 @@ def _lang(args: argparse.Namespace) -> str:
     if getattr(args, "lang", None) is None:
         args.lang = settings.load()["general"]["language"]
     return args.lang
+
+
+def _paths(args: argparse.Namespace) -> DataPaths:
+    """The data directory of this command (see :func:`companion.config.data_paths`)."""
+    return settings.data_paths(args.data_dir)
 
 
 def _print_messages(session: Session, messages: Sequence[Any], lang: str, stream: Any) -> None:
@@ -63,7 +69,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as exc:
         _say(args, "cli.unreadable", True, path=str(path), detail=str(exc))
         return 2
-    session = Session(args.data_dir)
+    session = Session(_paths(args))
     speech = sys.stderr if args.json else sys.stdout
     for number, line in enumerate(lines, start=1):
         if not line.strip() or line.lstrip().startswith("#"):
@@ -82,7 +88,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_history(args: argparse.Namespace) -> int:
     """Print the labelled history of the current game."""
-    session = Session(args.data_dir)
+    session = Session(_paths(args))
     frames = session.history()
     texts = catalog(_lang(args), session.game, session.state)
     labels = [render(f.label, texts=texts) if f.label else f.event.type for f in frames]
@@ -99,7 +105,7 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 def cmd_undo(args: argparse.Namespace) -> int:
     """Undo the last steps of the current game (appends an undo event)."""
-    session = Session(args.data_dir)
+    session = Session(_paths(args))
     fields = {"to": args.to} if args.to is not None else {"steps": args.steps}
     try:
         step = session.submit(Event("undo", fields, "cli"))
@@ -130,8 +136,7 @@ def _definition_from(args: argparse.Namespace) -> dict[str, Any]:
 def cmd_cards(args: argparse.Namespace) -> int:
     """List, add, edit or forget the owner's definitions of a game."""
     game = find_game(args.game)
-    data_dir = Path(args.data_dir) if args.data_dir else default_data_dir()
-    store = DefinitionStore(data_dir, game.id)
+    store = DefinitionStore(_paths(args).root, game.id)
     owner = store.load()
     if args.action == "list":
         items = game.known_definitions(owner).get(args.kind, {})
@@ -163,8 +168,53 @@ def cmd_cards(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every sub-command."""
+@dataclass(frozen=True)
+class Heavy:
+    """Sub-commands whose module is slow to import (OpenCV, Flask, the hardware): their
+    arguments are registered only when one of them runs, so rules commands start fast."""
+
+    commands: dict[str, str]
+    add: Callable[[Any], None]
+
+
+def _add_dice(sub: Any) -> None:
+    from vision.cli import add_dice_parser
+
+    add_dice_parser(sub, lambda: settings.load()["general"]["language"],
+                    lambda given: settings.data_paths(given).root)
+
+
+def _add_run(sub: Any) -> None:
+    from .app import add_run_parser
+
+    add_run_parser(sub)
+
+
+def _add_pin(sub: Any) -> None:
+    from web.cli import add_pin_parser
+
+    add_pin_parser(sub)
+
+
+def _add_hardware(sub: Any) -> None:
+    from hardware.cli import add_hardware_parsers
+
+    add_hardware_parsers(sub)
+
+
+HEAVY = (
+    Heavy({"dice": "read dice from camera photos"}, _add_dice),
+    Heavy({"run": "serve the live page and run the table"}, _add_run),
+    Heavy({"pin": "choose a new host PIN"}, _add_pin),
+    Heavy({"tags": "RFID tags and the cards they stand for",
+           "config": "the effective config and where each value came from",
+           "doctor": "check the box: interfaces, reader, camera, pins..."}, _add_hardware),
+)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of every sub-command; the heavy ones' arguments only for
+    ``command`` (all of them when None)."""
     parser = argparse.ArgumentParser(prog="companion", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -173,7 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="language of what is said (default: the config's)")
         if data:
             p.add_argument("--data-dir", type=Path, default=None,
-                           help="where the journal lives (default ~/.local/share/companion)")
+                           help="the data directory (default: $COMPANION_DATA_DIR, the config's, "
+                           "else $XDG_DATA_HOME/companion)")
 
     games = sub.add_parser("games", help="list the installed games")
     games.add_argument("--json", action="store_true")
@@ -209,19 +260,20 @@ def build_parser() -> argparse.ArgumentParser:
     common(cards)
     cards.set_defaults(func=cmd_cards)
 
-    from hardware.cli import add_hardware_parsers
-    from vision.cli import add_dice_parser
-    from web.cli import add_web_parsers
-
-    add_dice_parser(sub, lambda: settings.load()["general"]["language"])
-    add_web_parsers(sub)
-    add_hardware_parsers(sub)
+    for registers in HEAVY:
+        if command is None or command in registers.commands:
+            registers.add(sub)
+        else:  # listed in --help without importing its module
+            for name, text in registers.commands.items():
+                sub.add_parser(name, help=text)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``companion`` console script."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command = next((word for word in argv if not word.startswith("-")), "")
+    args = build_parser(command).parse_args(argv)
     try:
         return args.func(args)
     except StoreError as error:

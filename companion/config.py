@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.engine import Message
+from companion.engine import DataPaths, Message
 from companion.i18n import DEFAULT_LANGUAGE, catalog, render
 
 SYSTEM_FILE = Path("/etc/companion/config.toml")
@@ -121,6 +121,14 @@ def default_files() -> list[Path]:
     if os.environ.get(ENV_FILE):
         files.append(Path(os.environ[ENV_FILE]))
     return files
+
+
+def data_paths(given: Path | str | None = None, config: Config | None = None) -> DataPaths:
+    """The data directory every command uses: ``--data-dir`` (``given``), else
+    ``$COMPANION_DATA_DIR``, the config's ``[general] data_dir``, ``$XDG_DATA_HOME/companion``,
+    ``~/.local/share/companion`` (see :class:`~companion.engine.DataPaths`)."""
+    config = load() if config is None else config
+    return DataPaths.resolve(given, config["general"]["data_dir"])
 
 
 def load(files: Sequence[Path | str] | None = None) -> Config:

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from companion import config as settings
-from companion.engine import DefinitionStore, Message, default_data_dir, find_game
+from companion.engine import DefinitionStore, Message, find_game
 from companion.i18n import LANGUAGES, render
 
 from . import doctor
@@ -45,10 +45,7 @@ def _say(args: argparse.Namespace, config: settings.Config, key: str, error: boo
 
 
 def _data_dir(args: argparse.Namespace, config: settings.Config) -> Path:
-    if args.data_dir:
-        return Path(args.data_dir)
-    configured = config["general"]["data_dir"]
-    return Path(configured).expanduser() if configured else default_data_dir()
+    return settings.data_paths(args.data_dir, config).root
 
 
 def cmd_tags_list(args: argparse.Namespace) -> int:

@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from companion.engine import Message
+from companion.engine import DataPaths, Message
 from companion.i18n import catalog, render
 from companion.speech import load_catalogs
 
@@ -31,7 +31,6 @@ from . import MESSAGES_DIR
 
 log = logging.getLogger(__name__)
 
-STATUS_FILE = "hardware-status.json"
 #: How many device changes (missing, back) the host page can see.
 EVENTS_KEPT = 20
 
@@ -48,7 +47,7 @@ class Status:
     """
 
     def __init__(self, data_dir: Path | None = None, listener: Listener | None = None) -> None:
-        self.path = Path(data_dir) / STATUS_FILE if data_dir is not None else None
+        self.path = DataPaths(Path(data_dir)).hardware_status if data_dir is not None else None
         self.listener = listener
         self.problems: dict[str, Message] = {}
         self.events: deque[dict[str, Any]] = deque(maxlen=EVENTS_KEPT)
@@ -125,6 +124,7 @@ def device_name(device: str, lang: str = "en") -> str:
 def last_tag(data_dir: Path) -> dict[str, Any] | None:
     """The last tag another process saw, from its status file, or None."""
     try:
-        return json.loads((Path(data_dir) / STATUS_FILE).read_text(encoding="utf-8"))["last_tag"]
+        path = DataPaths(Path(data_dir)).hardware_status
+        return json.loads(path.read_text(encoding="utf-8"))["last_tag"]
     except (OSError, ValueError, KeyError):
         return None

@@ -14,18 +14,17 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from companion.engine import DataPaths
+
 from .rfid import canonical_uid
 
 log = logging.getLogger(__name__)
-
-TAGS_FILE = "tags.json"
-
 
 class TagMap:
     """Which card each RFID tag stands for: ``{uid: {"card": id, "game": game_id}}``."""
 
     def __init__(self, data_dir: Path | str) -> None:
-        self.path = Path(data_dir) / TAGS_FILE
+        self.path = DataPaths(Path(data_dir)).tags
         self._lock = threading.Lock()
         self._tags = self._load()
 

@@ -137,7 +137,8 @@ def test_knocked_out_hero_is_healed_at_the_dispensary_then_dies(session):
     tous ses jetons Point de Vie une seconde fois, il serait alors mort.»"""
     _duo(session, *known("incube"),
          {"type": "adjust", "hero": "kazgin", "life": 0, "state": "knocked_out"})
-    assert session.view()["heroes"]["kazgin"]["equipment"]["red"] == 1
+    # «Tous ses jetons (Équipement, Appel aux Armes) sont perdus et placés dans la réserve»
+    assert session.view()["heroes"]["kazgin"]["equipment"]["red"] == 0
     play(session, card("imp", "yellow", 1, slot="yellow.1"),
          {"type": "activate", "tile": "dispensary", "call_to_arms": True})
     paul = session.view()["heroes"]["kazgin"]

@@ -10,7 +10,7 @@ faces, and ``hardware/`` turns them into events.
 
 from .frames import iter_frames
 from .imageio import ImageError, load_image
-from .profile import Profile, ProfileError, default_data_dir, list_profiles, load_profile
+from .profile import Profile, ProfileError, list_profiles, load_profile
 from .reader import read
 from .roll import Die, Roll
 from .say import VisionError
@@ -26,7 +26,6 @@ __all__ = [
     "SettledRoll",
     "SettledRollDetector",
     "VisionError",
-    "default_data_dir",
     "iter_frames",
     "list_profiles",
     "load_image",

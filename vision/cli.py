@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .frames import iter_frames
 from .imageio import ImageError, load_image
-from .profile import ProfileError, default_data_dir, list_profiles, load_profile
+from .profile import ProfileError, list_profiles, load_profile
 from .reader import read
 from .roll import Roll
 from .say import LANGUAGES, VisionError, say
@@ -28,9 +28,12 @@ BAD_INPUT = 2
 
 
 def add_dice_parser(subparsers: argparse._SubParsersAction,
-                    default_lang: Callable[[], str] = lambda: "en") -> argparse.ArgumentParser:
+                    default_lang: Callable[[], str],
+                    data_dir: Callable[[Path | None], Path]) -> argparse.ArgumentParser:
     """Register ``dice read|teach|watch`` on ``subparsers``; returns the ``dice`` parser.
-    ``default_lang`` gives the language when ``--lang`` is not given."""
+    ``default_lang`` gives the language when ``--lang`` is not given; ``data_dir`` turns the
+    ``--data-dir`` given (or None) into the companion's data directory, so taught faces land
+    where ``companion run`` reads them."""
     dice = subparsers.add_parser("dice", help="read dice from camera photos")
     sub = dice.add_subparsers(dest="dice_command", required=True)
     profiles = ", ".join(list_profiles())
@@ -41,12 +44,11 @@ def add_dice_parser(subparsers: argparse._SubParsersAction,
             "--data-dir",
             type=Path,
             default=None,
-            help="where taught faces are kept (default $COMPANION_DATA_DIR or "
-            "~/.local/share/companion)",
+            help="the companion's data directory, where taught faces are kept",
         )
         p.add_argument("--lang", choices=LANGUAGES, default=None,
                        help="language of what is printed (default: the config's)")
-        p.set_defaults(default_lang=default_lang)
+        p.set_defaults(default_lang=default_lang, resolve_data_dir=data_dir)
 
     p = sub.add_parser("read", help="read the dice in photos")
     p.add_argument("images", nargs="+", metavar="IMAGE")
@@ -74,7 +76,7 @@ def add_dice_parser(subparsers: argparse._SubParsersAction,
 
 
 def _data_dir(args: argparse.Namespace) -> Path:
-    return args.data_dir or default_data_dir()
+    return args.resolve_data_dir(args.data_dir)
 
 
 def _lang(args: argparse.Namespace) -> str:
@@ -157,9 +159,11 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the dice commands on their own: ``python -m vision.cli dice read ...``."""
+    """Run the dice commands on their own: ``python -m vision.cli dice read ...`` (taught faces
+    are kept in ``--data-dir``, else the current folder)."""
     parser = argparse.ArgumentParser(prog="companion")
-    add_dice_parser(parser.add_subparsers(dest="command", required=True))
+    add_dice_parser(parser.add_subparsers(dest="command", required=True), lambda: "en",
+                    lambda given: given or Path.cwd())
     args = parser.parse_args(argv)
     return args.func(args)
 

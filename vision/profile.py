@@ -9,7 +9,6 @@ stored in ``<data dir>/vision/<profile>.json``; taught faces replace the default
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
@@ -49,12 +48,6 @@ class Profile:
         """The nearest-neighbour classifier over ``examples``, built once per loaded profile
         (learning its metric costs more than reading a frame)."""
         return FaceClassifier(self.examples)
-
-
-def default_data_dir() -> Path:
-    """``$COMPANION_DATA_DIR`` or ``~/.local/share/companion``: where taught faces are kept."""
-    env = os.environ.get("COMPANION_DATA_DIR")
-    return Path(env) if env else Path.home() / ".local" / "share" / "companion"
 
 
 def _shipped() -> dict[str, dict]:

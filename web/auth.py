@@ -35,8 +35,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-PIN_FILE = Path("web") / "host-pin.json"
-SESSIONS_FILE = Path("web") / "host-sessions.json"
+from companion.engine import DataPaths
+
 PIN_DIGITS = (4, 12)
 PIN_PATTERN = re.compile(r"[0-9]{4,12}", re.ASCII)
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}
@@ -86,7 +86,7 @@ class PinStore:
     """The host PIN of a data directory, stored as a salted scrypt hash."""
 
     def __init__(self, data_dir: Path) -> None:
-        self.path = Path(data_dir) / PIN_FILE
+        self.path = DataPaths(Path(data_dir)).host_pin
 
     def stamp(self) -> str:
         """Which PIN is in force ("" if none): its random salt, new at every change, so host
@@ -267,10 +267,10 @@ class HostSessions:
     data directory so that a restart keeps them; changing the PIN (even from the terminal while
     the server runs) ends every one."""
 
-    def __init__(self, pins: PinStore, hours: float) -> None:
+    def __init__(self, pins: PinStore, hours: float, path: Path) -> None:
         self.pins = pins
         self.lifetime = hours * 3600
-        self.path = pins.path.parent.parent / SESSIONS_FILE
+        self.path = path
         self._lock = threading.Lock()
         self._records: dict[str, HostRecord] = self._load()
         self._tokens: dict[str, HostTokens] = {}

@@ -1,17 +1,15 @@
 """What every request handler reaches: the session, the hub, the host guards, the simulator,
-the box (the running hardware table and the settings it was built from) and the secret
-roles' tokens."""
+the box (the sensors, as the host page sees them) and the secret roles' tokens."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from flask import current_app, request
 
-from companion.config import Config
 from companion.engine import Session
 from companion.simulator import Simulator
-from hardware.table import Table
 
 from .auth import HostSessions, LoginLimiter, PinStore, RoleTokens, SetupCode
 from .config import WebConfig
@@ -21,12 +19,52 @@ from .texts import pick_language
 EXTENSION = "companion"
 
 
+class Box(Protocol):
+    """What the host page shows of the box and asks of it."""
+
+    running: bool
+
+    def status(self, lang: str) -> dict[str, Any]:
+        """The sensors' live status: ``running``, ``problems``, ``events``, ``last_tag``,
+        ``pending_tag``."""
+
+    def doctor(self, lang: str) -> list[dict[str, Any]]:
+        """``companion doctor``'s checks, JSON-ready (each has ``ok``: True, False or None)."""
+
+    def pending_tag(self) -> str | None:
+        """The unknown tag waiting to be named, if any."""
+
+    def enroll(self, card: str) -> None:
+        """Remember that the waiting tag stands for ``card``."""
+
+
+class NoBox:
+    """The box of an app given none (tests, a page without a table): nothing runs."""
+
+    running = False
+
+    def status(self, lang: str) -> dict[str, Any]:
+        """Nothing runs and nothing was seen."""
+        return {"running": False, "problems": {}, "events": [], "last_tag": None,
+                "pending_tag": None}
+
+    def doctor(self, lang: str) -> list[dict[str, Any]]:
+        """No checks: there is no box to check."""
+        return []
+
+    def pending_tag(self) -> str | None:
+        """No tag is ever waiting."""
+        return None
+
+    def enroll(self, card: str) -> None:
+        """Never called: no tag is waiting."""
+
+
 @dataclass
 class Companion:
     """The objects one web app shares between its requests.
 
-    ``table`` is the running hardware table (None when no sensor runs); ``settings`` the
-    companion's config, which ``companion doctor`` on the host page checks; ``setup`` the
+    ``box`` is the sensors' side of the host page (:class:`web.box.Box`); ``setup`` the
     one-time code that allows choosing the first PIN (``setup.current()``: what ``companion run``
     prints and the table says, None once a PIN exists).
     """
@@ -38,8 +76,7 @@ class Companion:
     hosts: HostSessions
     limiter: LoginLimiter
     simulator: Simulator | None
-    table: Table | None
-    settings: Config
+    box: Box
     roles: RoleTokens
     setup: SetupCode
 

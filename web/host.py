@@ -100,7 +100,7 @@ def status() -> Response:
     ctx = current()
     cookie = request.cookies.get(COOKIE)
     body = {"host": ctx.hosts.valid(cookie), "pin_set": ctx.pins.is_set(),
-            "simulate": ctx.simulator is not None, "sensors": ctx.table is not None}
+            "simulate": ctx.simulator is not None, "sensors": ctx.box.running}
     if body["host"]:
         body["csrf"] = ctx.hosts.issue(cookie)
     return jsonify(body)

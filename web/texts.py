@@ -12,13 +12,13 @@ from typing import Any
 from companion.engine import Game, Message
 from companion.i18n import LANGUAGES, catalog, render
 
-TEXTS_DIR = Path(__file__).parent / "texts"
+_HERE = Path(__file__).parent / "texts"
 
 
 @cache
 def ui_texts(lang: str) -> dict[str, str]:
     """The web front end's own strings for one language."""
-    return json.loads((TEXTS_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+    return json.loads((_HERE / f"{lang}.json").read_text(encoding="utf-8"))
 
 
 def texts(lang: str, game: Game | None = None, state: Any = None) -> dict[str, str]:

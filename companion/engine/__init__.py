@@ -6,10 +6,11 @@ from .events import Event, Field, Schema, validate
 from .game import Game, Step, Tally, check_accepted, find_game, installed_games
 from .journal import Journal
 from .messages import Expectation, Message, Outcome, Prompt
-from .session import Frame, Session, Update, default_data_dir
+from .paths import DataPaths
+from .session import Frame, Session, Update
 
 __all__ = [
-    "DefinitionStore", "Event", "Expectation", "Field", "Frame", "Game", "Journal", "Message",
-    "Outcome", "Prompt", "RuleError", "Schema", "Session", "Step", "StoreError", "Tally", "Update",
-    "check_accepted", "default_data_dir", "find_game", "installed_games", "validate",
+    "DataPaths", "DefinitionStore", "Event", "Expectation", "Field", "Frame", "Game", "Journal",
+    "Message", "Outcome", "Prompt", "RuleError", "Schema", "Session", "Step", "StoreError",
+    "Tally", "Update", "check_accepted", "find_game", "installed_games", "validate",
 ]

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import StoreError
+from .paths import DataPaths
 
 
 class DefinitionStore:
@@ -19,7 +20,7 @@ class DefinitionStore:
     """
 
     def __init__(self, data_dir: Path, game_id: str) -> None:
-        self.path = Path(data_dir) / "definitions" / f"{game_id}.json"
+        self.path = DataPaths(Path(data_dir)).definitions(game_id)
 
     def load(self) -> dict[str, dict[str, dict[str, Any]]]:
         """All definitions, or an empty set if the owner has taught nothing yet."""

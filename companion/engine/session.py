@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -16,16 +15,9 @@ from .events import Event, Field, integer, validate
 from .game import Game, Step, find_game, installed_games
 from .journal import Entry, GameRecord, Journal
 from .messages import Expectation, Message
+from .paths import DataPaths
 
 UNDO_SCHEMA = {"steps": Field(integer(1), required=False), "to": Field(integer(1), required=False)}
-
-
-def default_data_dir() -> Path:
-    """Where the journal and the owner's definitions live unless told otherwise."""
-    if "COMPANION_DATA_DIR" in os.environ:
-        return Path(os.environ["COMPANION_DATA_DIR"])
-    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
-    return Path(base) / "companion"
 
 
 @dataclass(frozen=True)
@@ -92,12 +84,14 @@ class Session:
     """
 
     def __init__(
-        self, data_dir: Path | str | None = None, games: Mapping[str, Game] | None = None
+        self, data_dir: DataPaths | Path | str | None = None,
+        games: Mapping[str, Game] | None = None
     ) -> None:
-        self.data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
+        self.paths = data_dir if isinstance(data_dir, DataPaths) else DataPaths.resolve(data_dir)
+        self.data_dir = self.paths.root
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self._games = dict(installed_games() if games is None else games)
-        self._journal = Journal(self.data_dir / "journal.sqlite3")
+        self._journal = Journal(self.paths.journal)
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self.record: GameRecord | None = None

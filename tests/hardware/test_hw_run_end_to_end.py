@@ -26,11 +26,10 @@ from hwfakes import FakeKeyboard, dice_video
 
 import vision
 from companion.engine import Session
-from companion.i18n import render
+from companion.i18n import catalog, render
 from companion.speech import CHATTER, urgency
 from hardware.tags import TagMap
 from web.auth import PinStore
-from web.texts import texts
 
 ROOT = Path(__file__).resolve().parents[2]
 FACES = ["red", "red", "white"]
@@ -85,10 +84,10 @@ class Host:
         return self.call("GET", "api/state")["version"]
 
 
-def replayed_results(entries, lang: str) -> list[str]:
+def replayed_results(entries, lang: str, data_dir: Path) -> list[str]:
     """What the companion must have said for sure: every result and warning of the journaled
     events (replayed in a fresh session), never the chatter a faster table may skip."""
-    session = Session(None)
+    session = Session(data_dir)
     results = []
     for entry in entries:
         step = session.submit(entry.event.to_json() | {"source": entry.event.source})
@@ -153,7 +152,7 @@ def test_first_turn_through_companion_run(tmp_path, lang):
         errors.close()
         if process.poll() is None:
             process.kill()
-    assert process.returncode == 0 and out.rstrip().endswith(texts(lang)["run.stopped"])
+    assert process.returncode == 0 and out.rstrip().endswith(catalog(lang)["run.stopped"])
 
     session = Session(data)
     entries = session.journal_entries()
@@ -166,7 +165,7 @@ def test_first_turn_through_companion_run(tmp_path, lang):
 
     spoken = sorted(wavs.glob("*.wav"))
     said = [path.with_suffix(".txt").read_text(encoding="utf-8") for path in spoken]
-    results = replayed_results(entries, lang)
+    results = replayed_results(entries, lang, tmp_path / "replayed")
     assert [text for text in said if text in results] == results      # every result, in order
     assert any("Incube" in text for text in said)
     for path, text in zip(spoken, said, strict=True):

@@ -18,7 +18,8 @@ from vision.synth import render
 
 def run(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="companion")
-    add_dice_parser(parser.add_subparsers(dest="command", required=True))
+    add_dice_parser(parser.add_subparsers(dest="command", required=True), lambda: "en",
+                    lambda given: given)
     args = parser.parse_args(argv)
     return args.func(args)
 

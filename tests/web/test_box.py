@@ -10,6 +10,7 @@ from webtools import login, setup_event
 
 from companion import config as settings
 from companion.engine import Message
+from hardware.box import HardwareBox
 from hardware.inputs import Swipe
 from hardware.table import Table
 from hardware.tags import TagMap
@@ -35,7 +36,7 @@ def table(session):
 
 @pytest.fixture
 def box_app(session, table, quiet):
-    application = create_app(session, WebConfig(), table=table, settings=quiet)
+    application = create_app(session, WebConfig(), box=HardwareBox(session, quiet, table))
     yield application
     application.extensions["companion"].hub.close()
 
@@ -51,7 +52,8 @@ def test_box_and_doctor_are_for_the_host_only(box_app):
 
 
 def test_doctor_without_sensors_checks_like_the_command(app, quiet):
-    app.extensions["companion"].settings = quiet
+    ctx = app.extensions["companion"]
+    ctx.box = HardwareBox(ctx.session, quiet)
     host = login(app)
     data = host.client.get("/api/doctor").json
     checks = {c["name"]: c["ok"] for c in data["checks"]}

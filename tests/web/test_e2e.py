@@ -116,7 +116,7 @@ def phone(browser, url: str):
     return page
 
 
-def at_version(page, version: int, timeout: int = 1000) -> None:
+def at_version(page, version: int, timeout: int = 5000) -> None:
     """The page shows this state version within ``timeout`` ms."""
     expect(page.locator("#conn")).to_have_text(re.compile(rf"v{version}$"), timeout=timeout)
 
@@ -154,10 +154,10 @@ def test_viewer_follows_a_turn_played_by_the_host(browser, server):
 
     host.select_option("select[name=p0-hero]", "teagaan")
     act("form[data-form=setup] button")
-    expect(viewer.locator("#headline")).to_contain_text("Turn 1", timeout=1000)
+    expect(viewer.locator("#headline")).to_contain_text("Turn 1", timeout=5000)
     expect(viewer.locator("#awaited")).to_have_text("Draw a Horde card.")
     act("button[data-act=draw]")
-    expect(viewer.locator("#deck")).to_contain_text("38/39", timeout=1000)
+    expect(viewer.locator("#deck")).to_contain_text("38/39", timeout=5000)
     while (kind := host.evaluate("app.pic.view.expects.kind")) != "action":
         assert kind in ("choice", "card")
         act({"card": "button[data-act=draw]"}.get(kind) or
@@ -166,7 +166,7 @@ def test_viewer_follows_a_turn_played_by_the_host(browser, server):
     shoot(host, "host-controls")
     host.click("button[data-act=mode-move]")
     act('[data-tile="0,1"]')
-    expect(viewer.locator('[data-tile="0,1"] .fig')).to_have_count(1, timeout=1000)
+    expect(viewer.locator('[data-tile="0,1"] .fig')).to_have_count(1, timeout=5000)
     act("button[data-act=end_turn]")
     shoot(viewer, "live-phone")
     viewer.click("#lang-switch")

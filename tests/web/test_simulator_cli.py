@@ -14,11 +14,12 @@ from pathlib import Path
 
 from webtools import setup_event
 
+from companion.app import add_run_parser, page_url
 from companion.cli import main
 from companion.engine import RuleError, Session
 from companion.simulator import KeyboardTable, Simulator
 from web.auth import PinStore
-from web.cli import add_web_parsers, page_url
+from web.cli import add_pin_parser
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -95,7 +96,9 @@ def test_keyboard_keys_drive_the_table(session):
 
 def test_parsers_are_registered():
     parser = argparse.ArgumentParser()
-    add_web_parsers(parser.add_subparsers(dest="command"))
+    sub = parser.add_subparsers(dest="command")
+    add_run_parser(sub)
+    add_pin_parser(sub)
     args = parser.parse_args(["run", "--simulate", "--port", "0", "--lang", "fr"])
     assert args.simulate and args.port == 0 and args.lang == "fr" and args.host == "0.0.0.0"
     assert parser.parse_args(["pin"]).command == "pin"

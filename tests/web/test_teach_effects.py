@@ -74,14 +74,22 @@ def open_teach_form(page) -> None:
     expect(kind).to_be_visible()
 
 
-def test_the_owner_teaches_an_ability_from_the_page(browser, server, tmp_path):  # noqa: F811
+def teach_form_on(browser, server, setup: dict, kind: str, item: str):  # noqa: F811
+    """A host's phone on a table set up with ``setup``, its "Teach a card" form open on
+    ``kind`` and ``item``: (the page, the form)."""
     host = phone(browser, server.url)
     become_host(host)
-    at_version(host, ApiHost(server.url).send(GAME_SETUPS["aot-last-stand"]))
+    at_version(host, ApiHost(server.url).send(setup))
     open_teach_form(host)
     form = host.locator("form[data-form=teach-any]")
-    form.locator("select[name=teach-kind]").select_option("ability")
-    form.locator("input[name=teach-id]").fill("basic.2")
+    form.locator("select[name=teach-kind]").select_option(kind)
+    form.locator("input[name=teach-id]").fill(item)
+    return host, form
+
+
+def test_the_owner_teaches_an_ability_from_the_page(browser, server, tmp_path):  # noqa: F811
+    host, form = teach_form_on(browser, server, GAME_SETUPS["aot-last-stand"], "ability",
+                               "basic.2")
     form.locator("input[name=cost]").fill("3")
     form.locator("select[name='effects.0.op']").select_option("devour")
     form.locator("button[data-act=more-items]").click()
@@ -144,20 +152,15 @@ def test_a_last_bastion_timing_is_printed_text_or_effects(viewer):
         "/api/definitions?game=last-bastion").json["kinds"] if k["kind"] == "card")["fields"]}
     choices = card["exit"]["choices"]
     assert card["exit"]["type"] == "either"
-    assert [(c["as"], c["type"]) for c in choices] == [("text", "text"), ("effects", "list")]
+    assert [(c["as"], c["type"]) for c in choices] == [("text", "text"), ("effects", "list"),
+                                                       ("nothing", "list")]
     assert {o["op"] for o in choices[1]["item"]["ops"]} >= {"gain", "lose", "grip", "draw"}
 
 
 def test_the_owner_teaches_a_cards_effects_from_the_page(browser, server, tmp_path):  # noqa: F811
     """A card's «Sortie» effect given as effects, not text, so the companion applies it itself
     (docs/cards.md, the effect vocabulary)."""
-    host = phone(browser, server.url)
-    become_host(host)
-    at_version(host, ApiHost(server.url).send(setup_event()))
-    open_teach_form(host)
-    form = host.locator("form[data-form=teach-any]")
-    form.locator("select[name=teach-kind]").select_option("card")
-    form.locator("input[name=teach-id]").fill("grey-ghoul")
+    host, form = teach_form_on(browser, server, setup_event(), "card", "grey-ghoul")
     form.locator("input[name=name]").fill("Grey ghoul")
     form.locator("select[name=type]").select_option("monster")
     form.locator("select[name=colour]").select_option("red")

@@ -92,7 +92,7 @@ const Fields = (() => {
       if (spec.type === "list") {
         const items = Array.from({length: slots(spec, path)}, (_, i) =>
           value(spec.item, `${path}.${i}`)).filter((v) => v !== undefined);
-        return items.length ? items : undefined;
+        return items.length || spec.max === 0 ? items : undefined;  // max 0: "does nothing"
       }
       if (spec.type === "effect") {
         const op = chosenOp(spec, path);

@@ -51,9 +51,12 @@ def damage(state: State, amount: int, out: Out) -> None:
 
 
 def heal(state: State, amount: int, out: Out) -> None:
-    """Heal X: the marker goes back X spaces, never before Start."""
-    state["health"] = max(0, state["health"] - amount)
-    out.say("titan.healed", amount=amount, health=state["health"], zone=zone(state))
+    """Heal X: the marker goes back X spaces, never before Start (what is said is how far it
+    went: at Start, the Titan heals nothing)."""
+    before = state["health"]
+    state["health"] = max(0, before - amount)
+    out.say("titan.healed", amount=before - state["health"], health=state["health"],
+            zone=zone(state))
 
 
 def devour(state: State, amount: int, out: Out) -> None:

@@ -55,6 +55,15 @@ def _frenzy(state: State, task: Task, out: Out) -> Any:
     return WAIT if state["titan"]["hand"] else []
 
 
+def _obstruct(state: State, task: Task, out: Out) -> Any:
+    """Obstruction waits for the Titan's choice, unless no hero has a die it could take: then
+    nobody loses one and the effect is ignored (a loss of what one does not have)."""
+    if options(state, task):
+        return WAIT
+    out.say("effect.no_die")
+    return []
+
+
 def _heal_hero(state: State, task: Task, out: Out) -> Any:
     hurt = options(state, task)
     if len(hurt) > 1:
@@ -65,7 +74,7 @@ def _heal_hero(state: State, task: Task, out: Out) -> Any:
 
 
 HANDLERS: dict[str, Callable[[State, Task, Out], Any]] = {
-    "effect": _effect, "text": _wait, "strike": _wait, "crush": _wait, "obstruct": _wait,
+    "effect": _effect, "text": _wait, "strike": _wait, "crush": _wait, "obstruct": _obstruct,
     "sudden_change": _wait, "frenzy": _frenzy, "mutilate": _wait, "heal_hero": _heal_hero,
 }
 
@@ -84,8 +93,12 @@ def run(state: State, out: Out) -> None:
 def options(state: State, task: Task) -> list[Any]:
     """The legal answers of a waiting choice, as the Titan's own view shows them."""
     kind = task["do"]
-    if kind in ("strike", "crush", "obstruct"):
+    if kind in ("strike", "crush"):
         return list(state["heroes"])
+    if kind == "obstruct":
+        titan = state["titan"]
+        return [h for h, hero in state["heroes"].items()
+                if hero["held"] or hero["returned"] or h in titan["pool"] + titan["spent"]]
     if kind == "heal_hero":
         return [h for h, hero in state["heroes"].items() if hero["hearts"] < 3]
     if kind in ("frenzy", "mutilate"):
@@ -168,11 +181,14 @@ def sudden_change(state: State, replace: str | None, card: str | None, out: Out)
 
 def obstruct(state: State, hero_id: str, face: str | None, out: Out) -> None:
     """Obstruction: one of the hero's dice is out for this round. ``titan`` names a die showing a
-    Titan face (still with the Titan, given back, or kept by Levi)."""
+    Titan face (still with the Titan, spent on an ability and due back at step 4, given back, or
+    kept by Levi)."""
     hero = state["heroes"][hero_id]
-    pool = state["titan"]["pool"]
+    pool, spent = state["titan"]["pool"], state["titan"]["spent"]
     if face == "titan" and hero_id in pool:
         pool.remove(hero_id)
+    elif face == "titan" and hero_id in spent:
+        spent.remove(hero_id)
     elif face == "titan" and hero["returned"]:
         hero["returned"] -= 1
     elif any(d["face"] == face for d in hero["held"]):

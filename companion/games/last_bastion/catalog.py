@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine import Field
-from companion.engine.catalog import Catalog, vocabulary
+from companion.engine.catalog import Catalog, localized, vocabulary
 from companion.engine.events import boolean, integer, list_of, mapping, one_of, text
 
 DATA = json.loads((Path(__file__).parent / "catalog.json").read_text(encoding="utf-8"))
@@ -51,8 +51,10 @@ def effects_or_text(value: Any, path: str) -> list[dict[str, Any]] | str:
     return text(value, path) if isinstance(value, str) else effects(value, path)
 
 
-effects_or_text.either = {"text": text, "effects": effects}  # type: ignore[attr-defined]
-"""The shapes a timing takes, for forms that let the owner choose (web/definitions.py)."""
+effects_or_text.either = {  # type: ignore[attr-defined]
+    "text": text, "effects": effects, "nothing": list_of(check_effect, 0, 0)}
+"""The shapes a timing takes, for forms that let the owner choose (web/definitions.py); a list
+of no effects says the printed effect does nothing at this table (not asked about again)."""
 
 
 def texts(value: Any, path: str) -> dict[str, str] | str:
@@ -96,3 +98,12 @@ def timing_of(definition: Mapping[str, Any], timing: str) -> list[dict[str, Any]
     if value is None and not definition.get("complete", True):
         return "?"
     return value
+
+
+def taught(effects: list[dict[str, Any]] | str | None, printed: Any) -> list[dict[str, Any]] | str:
+    """What a board power, Corruption face or tile action does: its taught effects (an empty
+    list is taught too: it does nothing at this table), else its printed text to prompt with,
+    else "?" (not taught yet: the table is asked)."""
+    if effects is not None:
+        return effects
+    return localized(printed) or "?"

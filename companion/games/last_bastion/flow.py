@@ -12,9 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from companion.engine.catalog import localized
-
-from .catalog import timing_of
+from .catalog import taught, timing_of
 from .geometry import SIDES, clockwise_from
 from .tokens import (
     Out,
@@ -163,14 +161,18 @@ def _board(state: State, task: Task, out: Out) -> Any:
     if not free_slots(state, colour):
         out.say("board.full", board=colour)
         board = state["catalog"]["board"].get(colour, {})
-        full = board.get("full") or localized(board.get("text")) or "?"
+        full = taught(board.get("full"), board.get("text"))
         return effect_tasks(full, {"board": colour, "timing": "full"}, active_hero(state))
     if is_neutral(state, task["side"]):
         return []
-    return [{"do": "draw"}]
+    return [{"do": "draw", "side": task["side"]}]
 
 
 def _draw(state: State, task: Task, out: Out) -> Any:
+    """Draw a Horde card: the board's own draw (``side``) is dropped if its hero went out
+    before it (a neutral board draws nothing, "Plateau neutre"); an effect's draw always."""
+    if "side" in task and is_neutral(state, task["side"]):
+        return []
     if not free_slots(state):
         out.say("draw.all_full")
         return [{"do": "effect", "effect": {"op": "lose", "token": "life"},
@@ -272,9 +274,22 @@ def targets(state: State, task: Task) -> list[Any]:
 
 
 def _effect(state: State, task: Task, out: Out) -> Any:
+    """One effect: settle who suffers it and what it targets, then carry it out.
+
+    A hero in play who is named as the victim (the active player, the fighter, the roller of the
+    Corruption die) suffers the effect or, lacking what it takes, nothing happens: «si un joueur
+    doit perdre un jeton rond alors qu'il n'en a pas, il ne perd rien et l'effet est ignoré»
+    (rulebook, "Inventaire et réserve"). Another hero is chosen only when nobody is named (a
+    neutral board, "Plateau neutre") or the one named is out («un autre joueur doit appliquer
+    l'effet restant», F.A.Q.).
+    """
     effect = task["effect"]
     if needs_hero(effect):
         who = task.get("who")
+        if who is not None and hero_able(state["heroes"][who]) and who not in able_to_suffer(
+                state, effect):
+            _ignored(state, who, effect, out)
+            return []
         if who is None or who not in able_to_suffer(state, effect):
             candidates = able_to_suffer(state, effect)
             if not candidates:
@@ -292,6 +307,17 @@ def _effect(state: State, task: Task, out: Out) -> Any:
     return apply_effect(state, task, out)
 
 
+def _ignored(state: State, hero_id: str, effect: dict[str, Any], out: Out) -> None:
+    """Say that the named hero cannot suffer an effect, which is therefore ignored."""
+    if effect["op"] == "lose":
+        colour = _colour(state, hero_id, effect)
+        token = f"equipment_{colour}" if colour and effect["token"] == "equipment" else (
+            effect["token"])
+        out.say("token.none", hero=hero_id, token=token)
+    else:
+        out.say("effect.ignored", hero=hero_id, op=effect["op"])
+
+
 def apply_effect(state: State, task: Task, out: Out) -> list[Task]:
     """Carry out one effect whose hero and choice are settled; return follow-up tasks."""
     effect, who = task["effect"], task.get("who")
@@ -304,7 +330,10 @@ def apply_effect(state: State, task: Task, out: Out) -> list[Task]:
         if target is not None:
             lose(state, who, "equipment", out, target, amount)
     elif op == "lose":
-        lose(state, who, effect["token"], out, _colour(state, who, effect), amount)
+        lost = lose(state, who, effect["token"], out, _colour(state, who, effect), amount)
+        if lost < amount and not hero_able(state["heroes"][who]):  # the rest: another hero
+            return [{"do": "effect", "effect": {**effect, "amount": amount - lost},
+                     "source": task["source"], "who": None}]
     elif op in ("grip", "ungrip"):
         _grip(state, task, op == "grip", target, out)
     elif op == "draw":

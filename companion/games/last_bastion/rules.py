@@ -20,7 +20,7 @@ from companion.engine import (
 from companion.engine.catalog import OwnerTaught, learn, localized, working_copy
 
 from . import combat
-from .catalog import CATALOG, COMBAT_FACES, DATA, check_definition, timing_of
+from .catalog import CATALOG, COMBAT_FACES, DATA, check_definition, taught, timing_of
 from .flow import (
     active_hero,
     all_slots,
@@ -37,18 +37,21 @@ from .geometry import adjacent
 from .schemas import EVENTS
 from .setup import initial_state
 from .tokens import (
+    OUT_STATES,
     Out,
     State,
-    end,
     gain,
     grip_tile,
     gripped_tiles,
     has_power,
     heal,
+    held,
     hero_able,
+    knock_out,
     set_card_grip,
     set_hero_grip,
     slot_entry,
+    take_out,
     ungrip_tile,
 )
 
@@ -411,7 +414,7 @@ def _corruption_dice(state: State, task: dict[str, Any], fields: dict[str, Any],
 def _apply_corruption(state: State, out: Out) -> None:
     task = state["queue"].pop(0)
     face = state["catalog"]["corruption"][task["face"]]
-    effects = face.get("effects") or localized(face.get("text")) or "?"
+    effects = taught(face.get("effects"), face.get("text"))
     state["queue"][:0] = effect_tasks(effects, {"face": task["face"], "timing": "corruption"},
                                       task.get("who") or active_hero(state))
 
@@ -579,8 +582,9 @@ def on_activate(state: State, fields: dict[str, Any], out: Out) -> None:
             task["options"] = knocked
             state["queue"].insert(0, task)
     else:
-        text = action or localized(definition.get("text")) or "?"
-        state["queue"][:0] = effect_tasks(text, {"tile": tile["id"], "timing": "action"}, hero_id)
+        effects = taught(action, definition.get("text"))
+        state["queue"][:0] = effect_tasks(effects, {"tile": tile["id"], "timing": "action"},
+                                          hero_id)
 
 
 def on_fight(state: State, fields: dict[str, Any], out: Out) -> None:
@@ -724,8 +728,6 @@ def on_adjust(state: State, fields: dict[str, Any], out: Out) -> None:
         _adjust_slot(state, fields, out)
     else:
         raise RuleError("event.missing_field", event="adjust", field="hero|tile|slot")
-    if not any(hero_able(h) for h in state["heroes"].values()):
-        end(state, "lost", "all_heroes_out", out)
     out.label = Message("history.adjust", {"what": sorted(fields), "note": note})
 
 
@@ -742,22 +744,37 @@ def _move_tokens(state: State, hero: dict[str, Any], token: str, colour: str | N
 
 
 def _adjust_hero(state: State, fields: dict[str, Any], out: Out) -> None:
-    hero = _hero(state, fields["hero"])
+    """Correct a hero; the correction leads where the rules would (rulebook, "Héros blessé,
+    héros mort"): left with no Life, a hero in play is knocked out, or dead if already wounded
+    («Un héros qui perd son dernier jeton Point de Vie est hors combat»); put out of play, he
+    gives every token back to the reserve. A hero out of play holds nothing and stands nowhere;
+    one brought back needs Life and a tile. A ``state`` equal to the current one (the phone
+    sends it with every correction) changes nothing."""
+    hero_id = fields["hero"]
+    hero = _hero(state, hero_id)
+    before, after = hero["state"], fields.get("state", hero["state"])
     for token in ("life", "call_to_arms"):
         if token in fields:
             _move_tokens(state, hero, token, None, fields[token])
     for colour, count in fields.get("equipment", {}).items():
         _move_tokens(state, hero, "equipment", colour, count)
-    if "state" in fields:
-        hero["state"] = fields["state"]
-        if not hero_able(hero):
-            hero["tile"] = None
-    if "to" in fields:
-        hero["tile"] = list(fields["to"])
-    if hero_able(hero) and hero["tile"] is None:
-        raise RuleError("adjust.needs_tile", hero=fields["hero"])
+    if after in OUT_STATES and ("to" in fields or after == before and (
+            hero["life"] or hero["call_to_arms"] or held(hero, "equipment"))):
+        raise RuleError("adjust.out_of_play", hero=hero_id, state=after)
+    if after in OUT_STATES and after != before:
+        take_out(state, hero_id, after, out)
+    elif after not in OUT_STATES:
+        hero["state"] = after
+        if "to" in fields:
+            hero["tile"] = list(fields["to"])
+        if hero["life"] == 0 and after != before:
+            raise RuleError("adjust.no_life", hero=hero_id, state=after)
+        if hero["life"] == 0:
+            knock_out(state, hero_id, out)
+        elif hero["tile"] is None:
+            raise RuleError("adjust.needs_tile", hero=hero_id)
     if "grip" in fields:
-        set_hero_grip(state, fields["hero"], fields["grip"], out)
+        set_hero_grip(state, hero_id, fields["grip"], out)
 
 
 def _adjust_slot(state: State, fields: dict[str, Any], out: Out) -> None:

@@ -20,9 +20,13 @@ State = dict[str, Any]
 Out = Outcome  # what an event has said, labelled and taught so far
 
 
+OUT_STATES = ("knocked_out", "dead")
+"""The states of a hero out of play."""
+
+
 def hero_able(hero: dict[str, Any]) -> bool:
     """Whether a hero is in play (neither knocked out nor dead)."""
-    return hero["state"] in ("healthy", "wounded")
+    return hero["state"] not in OUT_STATES
 
 
 def has_power(hero: dict[str, Any]) -> bool:
@@ -76,19 +80,31 @@ def lose(state: State, hero_id: str, token: str, out: Out, colour: str | None = 
 
 
 def knock_out(state: State, hero_id: str, out: Out) -> None:
-    """A hero with no Life left: tokens back to the reserve, figure off the Bastion.
+    """A hero with no Life left is out: knocked out, or dead if already wounded.
 
     Rulebook, "Héros blessé, héros mort": a second knock-out (wounded side) is death.
+    """
+    wounded = state["heroes"][hero_id]["state"] == "wounded"
+    take_out(state, hero_id, "dead" if wounded else "knocked_out", out)
+
+
+def take_out(state: State, hero_id: str, new_state: str, out: Out) -> None:
+    """Put a hero out of play (``knocked_out`` or ``dead``): every token back to the reserve,
+    figure off the Bastion; the game is lost when nobody is left in play.
+
+    Rulebook, "Héros blessé, héros mort": «Tous ses jetons (Équipement, Appel aux Armes) sont
+    perdus et placés dans la réserve. Sa figurine est placée sur son plateau Héros».
     """
     hero = state["heroes"][hero_id]
     for colour, count in hero["equipment"].items():
         state["reserve"]["equipment"][colour] += count
         hero["equipment"][colour] = 0
-    state["reserve"]["call_to_arms"] += hero["call_to_arms"]
-    hero["call_to_arms"] = 0
+    for token in ("life", "call_to_arms"):
+        state["reserve"][token] += hero[token]
+        hero[token] = 0
     hero["tile"] = None
-    hero["state"] = "dead" if hero["state"] == "wounded" else "knocked_out"
-    out.say("hero.dead" if hero["state"] == "dead" else "hero.knocked_out", hero=hero_id)
+    hero["state"] = new_state
+    out.say("hero.dead" if new_state == "dead" else "hero.knocked_out", hero=hero_id)
     if not any(hero_able(h) for h in state["heroes"].values()):
         end(state, "lost", "all_heroes_out", out)
 

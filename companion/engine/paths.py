@@ -1,0 +1,72 @@
+"""The data directory: found once, by one rule, and every file in it named in one place.
+
+Every command, the session, the sensors and the web page ask a :class:`DataPaths` for their
+files, so a taught die face, a tag or a host login written by one command is the one the others
+read. The directory is, in order of precedence: ``--data-dir``, ``$COMPANION_DATA_DIR``, the
+config's ``[general] data_dir``, ``$XDG_DATA_HOME/companion``, ``~/.local/share/companion``
+(``~`` is expanded wherever it appears).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+ENV_DIR = "COMPANION_DATA_DIR"
+
+
+def resolve_data_dir(given: Path | str | None = None, configured: str | None = None,
+                     environ: Mapping[str, str] | None = None) -> Path:
+    """The data directory by the precedence rule above (``given`` is ``--data-dir``,
+    ``configured`` the config's value); not created."""
+    environ = os.environ if environ is None else environ
+    for candidate in (given, environ.get(ENV_DIR), configured):
+        if candidate:
+            return Path(os.path.expanduser(str(candidate)))
+    base = environ.get("XDG_DATA_HOME") or os.path.join(environ.get("HOME", "~"), ".local",
+                                                        "share")
+    return Path(os.path.expanduser(base)) / "companion"
+
+
+@dataclass(frozen=True)
+class DataPaths:
+    """The files of one data directory, each named once."""
+
+    root: Path
+
+    @classmethod
+    def resolve(cls, given: Path | str | None = None, configured: str | None = None,
+                environ: Mapping[str, str] | None = None) -> DataPaths:
+        """The paths of the directory :func:`resolve_data_dir` finds."""
+        return cls(resolve_data_dir(given, configured, environ))
+
+    @property
+    def journal(self) -> Path:
+        """Every event of every game (SQLite): the only truth."""
+        return self.root / "journal.sqlite3"
+
+    def definitions(self, game_id: str) -> Path:
+        """The owner's taught definitions of one game (derived from the journal's teachings)."""
+        return self.root / "definitions" / f"{game_id}.json"
+
+    @property
+    def tags(self) -> Path:
+        """RFID tag → card map."""
+        return self.root / "tags.json"
+
+    @property
+    def hardware_status(self) -> Path:
+        """The sensors' last status and the last raw tag read (for ``doctor`` and the page)."""
+        return self.root / "hardware-status.json"
+
+    @property
+    def host_pin(self) -> Path:
+        """The host PIN's hash and what goes with it."""
+        return self.root / "web" / "host-pin.json"
+
+    @property
+    def host_sessions(self) -> Path:
+        """The logged-in hosts, by the SHA-256 of their cookie (they survive a restart)."""
+        return self.root / "web" / "host-sessions.json"

@@ -13,7 +13,7 @@ import pytest
 
 from companion import config as companion_config
 from web import WebConfig, create_app
-from web.security import HostNames
+from web.security import HostNames, split_names
 
 
 @pytest.mark.parametrize("path", ["/", "/api/state", "/history", "/static/app.js",
@@ -69,7 +69,8 @@ def test_configured_names_are_accepted(session, tmp_path):
     conf.write_text('[web]\nhosts = "table.lan, Games.Home."\n')
     settings = companion_config.load([conf])
     assert not settings.problems
-    app = create_app(session, WebConfig(hosts=("pi.example",)), settings=settings)
+    names = split_names(settings["web"]["hosts"])  # what companion run gives the web
+    app = create_app(session, WebConfig(hosts=(*names, "pi.example")))
     try:
         client = app.test_client()
         for host in ("table.lan:8000", "games.home", "pi.example"):

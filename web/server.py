@@ -34,6 +34,7 @@ from typing import Any
 import uvicorn
 from a2wsgi import WSGIMiddleware
 from flask import Flask
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .context import EXTENSION
 from .hub import Client, Hub, ping
@@ -44,6 +45,9 @@ STREAM_KEY = "companion.stream"
 """Where the stream route leaves ``(client, first frame)`` in the ASGI scope."""
 CONNECTIONS = 4096
 """Open files wanted (sockets count): 1,000 idle phones' connections and then some."""
+CONNECTIONS_PER_ADDRESS = 200
+"""Open connections one address may hold: one machine cannot take every file the server has
+(uvicorn never closes a connection that has not sent a whole request)."""
 
 Scope = dict[str, Any]
 Receive = Callable[[], Any]
@@ -149,6 +153,19 @@ class CompanionAsgi:
             self.hub.disconnect(client)
 
 
+class CappedH11(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol (pure Python ``h11``), closing at once a new connection from
+    an address that already holds :data:`CONNECTIONS_PER_ADDRESS`."""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """Accept the connection, unless its address holds too many already."""
+        super().connection_made(transport)
+        address = self.client[0] if self.client else ""
+        if sum(1 for other in self.connections
+               if other.client and other.client[0] == address) > CONNECTIONS_PER_ADDRESS:
+            transport.close()
+
+
 class _Server(uvicorn.Server):
     """uvicorn's server, ending the open streams as soon as it is asked to stop (uvicorn waits
     for open responses before it exits)."""
@@ -200,7 +217,7 @@ def serve(app: Flask, host: str, port: int, threads: int = DEFAULT_THREADS,
     sock = _listen(host, port)
     hub = app.extensions[EXTENSION].hub
     config = uvicorn.Config(
-        CompanionAsgi(app, threads), lifespan="off", http="h11", loop="asyncio", ws="none",
+        CompanionAsgi(app, threads), lifespan="off", http=CappedH11, loop="asyncio", ws="none",
         interface="asgi3", log_level="warning", access_log=False, proxy_headers=False,
         server_header=False, timeout_keep_alive=5, timeout_graceful_shutdown=3)
     server = _Server(config, hub)

@@ -4,7 +4,8 @@ With waitress each open ``/api/stream`` held one of its threads, so as many idle
 threads hung every other request. Here a real ``companion run --threads 4`` carries three
 times as many streams as threads while ``/api/state`` and the login answer at once; streams
 beyond the caps (per address, in all) are answered 503 with ``Retry-After``; a phone that leaves
-frees its place; SIGTERM ends open streams and stops at once.
+frees its place; one address cannot hold every connection; SIGTERM ends open streams and stops
+at once.
 """
 
 from __future__ import annotations
@@ -124,3 +125,18 @@ def test_total_cap_counts_every_address(session):
         again.close()
     finally:
         app.extensions["companion"].hub.close()
+
+
+def test_one_address_cannot_hold_every_connection(server):
+    held = [socket.create_connection(("127.0.0.1", server.port), timeout=5,
+                                     source_address=("127.0.0.21", 0)) for _ in range(200)]
+    try:
+        extra = socket.create_connection(("127.0.0.1", server.port), timeout=5,
+                                         source_address=("127.0.0.21", 0))
+        assert extra.recv(1) == b"", "the 201st connection of one address is closed at once"
+        extra.close()
+        status, took = timed_get(server.port, "/api/state")  # from 127.0.0.1
+        assert status == 200 and took < 1.0
+    finally:
+        for sock in held:
+            sock.close()

@@ -29,3 +29,4 @@ bench: setup
 	$(BIN)/python benchmarks/web.py
 	$(BIN)/python benchmarks/inputs.py
 	$(BIN)/python benchmarks/vision.py
+	systemd-analyze security --offline=true systemd/companion.service | tail -1

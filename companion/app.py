@@ -9,7 +9,6 @@ parts together: the web knows neither the hardware nor any game, the hardware no
 from __future__ import annotations
 
 import argparse
-import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,12 +18,17 @@ import hardware.build
 from companion import config as settings
 from companion.engine import Message, RuleError, Session
 from companion.i18n import LANGUAGES, catalog, render
+from companion.mdns import PageAnnouncer, announce_in_background
+from companion.netaddr import WILDCARDS, lan_addresses, page_urls
+from companion.notify import ServiceNotifier, page_answers
 from companion.simulator import KeyboardTable
-from companion.speech import Announcer, make_voice
+from companion.speech import RESULT, Announcer
+from companion.voices import make_voice
 from hardware.box import HardwareBox
 from web import create_app
 from web.config import WebConfig
 from web.context import EXTENSION
+from web.link import Link, attach
 from web.security import split_names
 from web.server import DEFAULT_THREADS, serve
 
@@ -38,22 +42,6 @@ def on_raspberry_pi() -> bool:
         return "Raspberry Pi" in PI_MODEL.read_text(errors="replace")
     except OSError:
         return False
-
-
-def lan_address() -> str:
-    """An address of this machine that phones on the same network can reach (else loopback)."""
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-    except OSError:
-        return "127.0.0.1"
-    addresses = [info[4][0] for info in infos if not info[4][0].startswith("127.")]
-    return addresses[0] if addresses else "127.0.0.1"
-
-
-def page_url(host: str, port: int) -> str:
-    """The URL to open on a phone."""
-    shown = lan_address() if host in ("0.0.0.0", "::", "") else host
-    return f"http://{shown}:{port}/"
 
 
 def print_qr(url: str, out: Any = None) -> None:
@@ -79,6 +67,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     app = create_app(session, web,
                      box=HardwareBox(session, config, sensors))
     ctx = app.extensions[EXTENSION]
+    link = Link([], say=lambda message: announcer.say(message, RESULT))
+    attach(app, link)
+    page: list[PageAnnouncer | None] = []  # the mDNS announcer, once the port is known
 
     def say(message: Message | RuleError) -> None:
         if isinstance(message, RuleError):
@@ -88,11 +79,23 @@ def cmd_run(args: argparse.Namespace) -> int:
     keyboard = KeyboardTable(ctx.simulator, say) if ctx.simulator else None
     for problem in config.problem_texts(lang):
         print(problem, file=sys.stderr, flush=True)
+    service = ServiceNotifier()
+
+    def found_local(url: str) -> None:
+        link.local = url
+        say(Message("run.local", {"url": url}))
 
     def ready(host: str, port: int) -> None:
-        url = page_url(args.host, port)
-        say(Message("run.url", {"url": url}))
-        print_qr(url)
+        addresses = lan_addresses()
+        link.urls = page_urls(args.host, port, addresses)
+        for url in link.urls:
+            say(Message("run.url", {"url": url}))
+        print_qr(link.urls[0])
+        if args.host in WILDCARDS:
+            page.append(announce_in_background(config["general"]["name"], port, addresses,
+                                               found_local))
+        local = "127.0.0.1" if args.host in WILDCARDS else host
+        service.ready(link.urls[0], lambda: page_answers(f"http://{local}:{port}/api/state"))
         if session.record is not None and session.record.status == "playing":
             say(Message("run.resumed", {"id": session.record.id, "version": session.version}))
         code = ctx.setup.current()
@@ -105,6 +108,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         serve(app, args.host, args.port, args.threads, ready)
     finally:
+        service.stopping()
+        for mdns in filter(None, page):
+            mdns.close()
         if keyboard is not None:
             keyboard.stop()
         if sensors is not None:

@@ -4,7 +4,10 @@ read dice, wire sensors. What it says is in ``--lang``, else the config's ``[gen
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
+import stat
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -13,8 +16,8 @@ from typing import Any
 
 from companion.engine import (
     DataPaths,
-    DefinitionStore,
     Event,
+    Game,
     Message,
     RuleError,
     Session,
@@ -22,9 +25,17 @@ from companion.engine import (
     find_game,
     installed_games,
 )
+from companion.engine import backup as backups
+from companion.engine import repair as repairs
+from companion.engine.journal import Journal
+from companion.engine.lock import writer_lock
+from companion.engine.registry import registry
 from companion.i18n import LANGUAGES, catalog, render, render_error
 
 from . import config as settings
+
+MAX_LINE = 64 * 1024
+"""The longest line ``replay`` reads (a recorded event is far shorter)."""
 
 
 def _say(args: argparse.Namespace, key: str, error: bool = False, **params: Any) -> None:
@@ -51,23 +62,58 @@ def _print_messages(session: Session, messages: Sequence[Any], lang: str, stream
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    """List the installed games."""
-    games = installed_games()
+    """List the installed games, and the plugins that are broken (with their error)."""
+    games, broken = installed_games(), registry().broken
     if args.json:
-        print(json.dumps([{"id": g.id, "events": sorted(g.events)} for g in games.values()]))
+        print(json.dumps([{"id": g.id, "events": sorted(g.events)} for g in games.values()]
+                         + [{"id": b.name, "package": b.package, "broken": b.error}
+                            for b in broken]))
     else:
         for game_id in sorted(games):
             print(game_id)
+        for plugin in broken:
+            _say(args, "cli.game_broken", name=plugin.name, package=plugin.package,
+                 detail=plugin.error)
     return 0
+
+
+def _read_lines(args: argparse.Namespace, path: Path) -> list[str] | None:
+    """The lines of a replay file, or None after saying why it cannot be one: not a regular
+    file (a folder, ``/dev/zero``), a line longer than :data:`MAX_LINE`, binary or not UTF-8."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            _say(args, "cli.not_a_file", True, path=str(path))
+            return None
+        lines = []
+        with path.open("rb") as source:
+            while line := source.readline(MAX_LINE + 1):
+                if len(line) > MAX_LINE:
+                    _say(args, "cli.line_too_long", True, path=str(path),
+                         number=len(lines) + 1, limit=MAX_LINE)
+                    return None
+                if b"\0" in line:
+                    _say(args, "cli.binary", True, path=str(path), number=len(lines) + 1)
+                    return None
+                lines.append(line.decode("utf-8"))
+        return lines
+    except (OSError, UnicodeDecodeError) as exc:
+        _say(args, "cli.unreadable", True, path=str(path),
+             detail=getattr(exc, "strerror", None) or str(exc))
+        return None
+
+
+def _parse(line: str) -> Event:
+    """One event line; JSON nested deeper than Python can follow is refused like bad JSON."""
+    try:
+        return Event.parse(line)
+    except RecursionError:
+        raise RuleError("event.bad_json", detail="nested too deeply", column=1) from None
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Feed a JSON-lines file of events to the session, saying what happens."""
-    path = Path(args.file)
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        _say(args, "cli.unreadable", True, path=str(path), detail=str(exc))
+    lines = _read_lines(args, Path(args.file))
+    if lines is None:
         return 2
     session = Session(_paths(args))
     speech = sys.stderr if args.json else sys.stdout
@@ -75,7 +121,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            step = session.submit(Event.parse(line), source="replay")
+            step = session.submit(_parse(line), source="replay")
         except RuleError as error:
             _say(args, "cli.line", True, number=number,
                  reason=render_error(error, _lang(args), session.game, session.state))
@@ -87,8 +133,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    """Print the labelled history of the current game."""
-    session = Session(_paths(args))
+    """Print the labelled history of the current game (reads only: works while the companion
+    runs). What cannot be replayed is said on stderr, with the way out."""
+    session = Session(_paths(args), readonly=True)
+    for problem in session.problems:
+        _say(args, problem.key, True, **problem.params)
     frames = session.history()
     texts = catalog(_lang(args), session.game, session.state)
     labels = [render(f.label, texts=texts) if f.label else f.event.type for f in frames]
@@ -116,6 +165,52 @@ def cmd_undo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_repair(args: argparse.Namespace) -> int:
+    """Set aside what does not replay (kept), so the game resumes at its last good event;
+    ``--list`` shows what earlier repairs set aside."""
+    paths = _paths(args)
+    if args.list:
+        journal = Journal(paths.journal, readonly=True)
+        try:
+            for seq, game_id, kind, reason in journal.set_aside_entries():
+                _say(args, "repair.set_aside_item", seq=seq, game=game_id, event=kind,
+                     reason=json.loads(reason))
+        finally:
+            journal.close()
+        return 0
+    done = repairs.repair(paths, installed_games())
+    for message in done or [Message("repair.nothing", {"path": str(paths.journal)})]:
+        print(render(message, _lang(args)))
+    session = Session(paths)
+    try:
+        if session.record is not None:
+            _say(args, "repair.resumed", game=session.record.id, seq=session.version)
+    finally:
+        session.close()
+    return 0
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    """Copy the journal (SQLite online backup: safe while the companion runs)."""
+    made = backups.backup(_paths(args), args.file)
+    _say(args, "cli.backup.done", path=str(made))
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    """Make a backup the journal (the current one saved first), then resume from it."""
+    paths = _paths(args)
+    with writer_lock(paths.root):
+        saved = backups.restore(paths, Path(args.file))
+    session = Session(paths)
+    try:
+        _say(args, "cli.restore.done", path=str(args.file), saved=str(saved) if saved else None,
+             version=session.version)
+    finally:
+        session.close()
+    return 0
+
+
 CARD_FLAGS = ("name", "type", "colour", "resistance", "text")
 EFFECT_FLAGS = ("arrival", "recurring", "permanent", "exit")
 
@@ -136,8 +231,17 @@ def _definition_from(args: argparse.Namespace) -> dict[str, Any]:
 def cmd_cards(args: argparse.Namespace) -> int:
     """List, add, edit or forget the owner's definitions of a game."""
     game = find_game(args.game)
-    store = DefinitionStore(_paths(args).root, game.id)
-    owner = store.load()
+    session = Session(_paths(args), readonly=args.action == "list")
+    try:
+        return _cards(args, game, session)
+    finally:
+        session.close()
+
+
+def _cards(args: argparse.Namespace, game: Game, session: Session) -> int:
+    """``cards`` on an open session: listing reads, the other actions write (under its lock)."""
+    store = session.definitions(game.id)
+    owner = session.owner_definitions(game.id)
     if args.action == "list":
         items = game.known_definitions(owner).get(args.kind, {})
         if args.json:
@@ -260,6 +364,23 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     common(cards)
     cards.set_defaults(func=cmd_cards)
 
+    repair = sub.add_parser("repair", help="set aside what does not replay; resume the game")
+    repair.add_argument("--list", action="store_true", help="list what repairs set aside")
+    common(repair)
+    repair.set_defaults(func=cmd_repair)
+
+    backup = sub.add_parser("backup", help="copy the journal (works while the companion runs)")
+    backup.add_argument("file", nargs="?", type=Path, default=None,
+                        help="where (default: backups/ in the data directory)")
+    common(backup)
+    backup.set_defaults(func=cmd_backup)
+
+    restore = sub.add_parser("restore", help="put a backup back as the journal")
+    restore.add_argument("file", type=Path)
+    common(restore)
+    restore.set_defaults(func=cmd_restore)
+
+
     for registers in HEAVY:
         if command is None or command in registers.commands:
             registers.add(sub)
@@ -277,7 +398,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.func(args)
     except StoreError as error:
-        print(str(error), file=sys.stderr)
+        _say(args, error.key, True, **error.params)
         return 2
     except RuleError as error:
         print(render_error(error, _lang(args)), file=sys.stderr)
@@ -288,6 +409,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into a pager that quit early
         sys.stderr.close()
         return 0
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            _say(args, "cli.port_busy", True, port=getattr(args, "port", None))
+        else:
+            _say(args, "cli.system_error", True, path=error.filename,
+                 detail=error.strerror or str(error))
+        return 2
 
 
 if __name__ == "__main__":

@@ -32,9 +32,9 @@ ENV_FILE = "COMPANION_CONFIG"
 #: Every setting and its default, by section. A pin is a BCM GPIO number, or ``false`` when the
 #: part is not wired.
 DEFAULTS: dict[str, dict[str, Any]] = {
-    "general": {"language": "en", "data_dir": "", "pin_factory": ""},
-    "speech": {"backend": "pyttsx3", "volume": 1.0, "rate": 160, "voice": "", "enabled": True,
-               "wav_dir": ""},
+    "general": {"name": "Table Companion", "language": "en", "data_dir": "", "pin_factory": ""},
+    "speech": {"backend": "espeak-ng", "device": "", "volume": 1.0, "rate": 160, "voice": "",
+               "enabled": True, "wav_dir": ""},
     "buttons": {"next": 17, "undo": 27, "draw": 22, "roll": 23, "bounce_time": 0.05,
                 "hold_time": 1.0, "stuck_time": 10.0,
                 "pull_up": True, "long_next": "repeat", "long_undo": "",
@@ -52,7 +52,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
 CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
     ("general", "language"): ("fr", "en"),
     ("general", "pin_factory"): ("", "lgpio", "rpigpio", "pigpio", "native", "mock"),
-    ("speech", "backend"): ("pyttsx3", "espeak-ng", "silent"),
+    ("speech", "backend"): ("espeak-ng", "pyttsx3", "piper", "silent"),
     ("rfid", "reader"): ("none", "mfrc522", "pn532", "keyboard"),
     ("rfid", "wedge_format"): ("hex", "decimal"),
     ("camera", "kind"): ("none", "picamera2", "opencv", "replay"),
@@ -60,8 +60,25 @@ CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
        for role in ("next", "undo", "draw", "roll")},
 }
 
-PIN_KEYS = {("buttons", k) for k in ("next", "undo", "draw", "roll")} | {
-    ("leds", k) for k in ("red", "green", "blue", "dice", "card", "choice", "host", "warning")}
+#: The settings that are GPIO pins, in the order they claim their pin (the first one keeps it).
+PIN_KEYS = (*(("buttons", k) for k in ("next", "undo", "draw", "roll")),
+            *(("leds", k) for k in ("red", "green", "blue", "dice", "card", "choice", "host",
+                                   "warning")))
+
+#: The numbers that make sense, lowest and highest included (a value outside is refused).
+RANGES: dict[tuple[str, str], tuple[float, float]] = {
+    ("speech", "volume"): (0.0, 1.0), ("speech", "rate"): (80, 450),
+    ("buttons", "bounce_time"): (0.0, 1.0), ("buttons", "hold_time"): (0.1, 10.0),
+    ("buttons", "stuck_time"): (1.0, 3600.0),
+    ("rfid", "spi_bus"): (0, 6), ("rfid", "spi_device"): (0, 2), ("rfid", "i2c_bus"): (0, 255),
+    ("rfid", "i2c_address"): (0x08, 0x77), ("rfid", "repeat_window"): (0.0, 10.0),
+    ("camera", "index"): (0, 63), ("camera", "width"): (64, 8192),
+    ("camera", "height"): (64, 8192), ("camera", "fps"): (0.5, 120.0),
+}
+
+#: The GPIO pins a bus takes when the reader on it is configured, by bus number.
+SPI_PINS = {0: (7, 8, 9, 10, 11), 1: (16, 17, 18, 19, 20, 21)}
+I2C_PINS = {0: (0, 1), 1: (2, 3)}
 
 DEFAULT_ORIGIN = "default"
 
@@ -137,7 +154,36 @@ def load(files: Sequence[Path | str] | None = None) -> Config:
     for path in map(Path, default_files() if files is None else files):
         if path.is_file():
             _merge_file(config, path)
+    _check_pins(config)
     return config
+
+
+def bus_pins(rfid: Mapping[str, Any]) -> dict[int, str]:
+    """The GPIO pins the configured reader's bus takes, each with the bus's name."""
+    if rfid["reader"] == "mfrc522":
+        bus = f"SPI{rfid['spi_bus']} (MFRC522)"
+        return dict.fromkeys(SPI_PINS.get(rfid["spi_bus"], ()), bus)
+    if rfid["reader"] == "pn532":
+        bus = f"I2C{rfid['i2c_bus']} (PN532)"
+        return dict.fromkeys(I2C_PINS.get(rfid["i2c_bus"], ()), bus)
+    return {}
+
+
+def _check_pins(config: Config) -> None:
+    """Refuse a pin the reader's bus or an earlier setting already uses: it becomes ``false``
+    (not wired), with a problem naming both, so the rest of the box still starts."""
+    claimed = bus_pins(config["rfid"])
+    for section, key in PIN_KEYS:
+        pin = config[section][key]
+        if pin is False:
+            continue
+        if pin in claimed:
+            config.problems.append(Message("config.pin_taken", {
+                "where": config.origin(section, key), "setting": f"{section}.{key} = {pin}",
+                "pin": pin, "other": claimed[pin]}))
+            config.values[section][key] = False
+            continue
+        claimed[pin] = f"{section}.{key}"
 
 
 _HEADER = re.compile(r"^\s*\[\s*([A-Za-z0-9_.\-\"' ]+?)\s*\]")
@@ -233,9 +279,14 @@ def _check(section: str, key: str, value: Any) -> Message | None:
         expected = "whole"
     else:
         ok, expected = isinstance(value, str), "text"
+    if ok and (section, key) in RANGES:
+        low, high = RANGES[(section, key)]
+        ok = low <= value <= high
+        expected, params = "range", {"low": _toml(low), "high": _toml(high)}
     if ok:
         return None
     return Message("config.bad_value", {
         "setting": f"{section}.{key} = {_toml(value)}",
-        "expected": Message(f"config.expect.{expected}", params).to_json(),
+        "expected": (Message("config.expect.range", params) if expected == "range"
+                     else Message(f"config.expect.{expected}", params)).to_json(),
         "default": f"{key} = {_toml(default)}"})

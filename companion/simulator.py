@@ -1,12 +1,12 @@
 """The simulated table: virtual dice and card draws for playing without a Pi's sensors.
 
-Dice: any die profile a game expects (its faces come from the vision profile files). Cards: the
-games with a deck to draw from, Last Bastion (Horde cards) and Runemasters (monsters and Events);
-other games' cards are dealt at the table and entered by the host.
+Dice: any roll a game expects (the faces its dice template lists, else those of the vision
+profile). Cards: any card a game expects (among those its template offers, made up by the game
+when the owner has taught none, else any id the game knows).
 
-It stands where the camera and the card reader would: it reads what the session expects and
-submits the same ``dice`` and ``card`` events they would, with source ``simulator``, through
-the same ``Session.submit``. Everything random comes from one seeded ``random.Random``, so a run
+It stands where the camera and the card reader would: it fills the blanks of the event templates
+the session expects, as they do, with source ``simulator``, through the same
+``Session.submit``. Everything random comes from one seeded ``random.Random``, so a run
 with the same seed and the same actions is the same game. The host page's "roll" and "draw"
 buttons call it, and so do keys typed in the terminal (:class:`KeyboardTable`).
 """
@@ -21,15 +21,13 @@ from collections.abc import Callable
 from importlib import resources
 from typing import Any, TextIO
 
-from companion.engine import Event, RuleError, Session, Step
+from companion.engine import Event, RuleError, Session, Step, Template
 
 PROFILES = "vision.profiles"
 
-CARD_COLOURS = ("red", "green", "blue", "yellow", "black")
-
-
 class Simulator:
-    """Seeded virtual dice and Horde cards for a session."""
+    """Seeded virtual dice and cards for a session: they fill the blanks of the events the game
+    expects, as the camera and the card reader would."""
 
     source = "simulator"
 
@@ -38,90 +36,56 @@ class Simulator:
         self.random = random.Random(seed)
         self._lock = threading.Lock()
 
-    def faces(self, profile: str | None) -> list[str]:
-        """The faces of a die profile, as the vision profiles name them (Last Bastion's
-        Corruption faces as this table's catalog names them)."""
-        if profile == "last-bastion/corruption":
-            return sorted(self.session.state["catalog"]["corruption"])
-        return profile_faces(profile or "last-bastion/combat")
+    def _template(self, blank: str, event: str) -> Template:
+        expects = self.session.expects()
+        template = expects.template(blank)
+        if template is None:
+            raise RuleError("event.not_expected", event=event, expected=list(expects.events))
+        return template
 
     def roll(self) -> tuple[Event, Step]:
         """Roll the dice the table waits for; return the event submitted and its step."""
         with self._lock:
-            expects = self.session.expects()
-            if expects.kind != "dice":
-                raise RuleError("event.not_expected", event="dice", expected=list(expects.events))
-            faces = self.faces(expects.profile)
-            kind, fields = self._dice_event(expects.events, expects.count)
-            fields["faces"] = [self.random.choice(faces) for _ in range(fields.pop("count"))]
-            if (self.session.state.get("combat") or {}).get("grey_die"):
-                fields["grey"] = self.random.choice(faces)
-            return self._submit(Event(kind, fields, self.source))
-
-    def _dice_event(self, events: tuple[str, ...], count: int | None) -> tuple[str, dict]:
-        """The event a roll makes: ``dice`` for most games; Attack on Titan's ``roll`` (the first
-        hero still to roll) and ``reroll`` (the dice the Titan gave back to one hero)."""
-        if "dice" in events:
-            return "dice", {"count": count or 1}
-        heroes = self.session.view()["heroes"]
-        if "roll" in events:
-            hero = next(h for h, data in heroes.items() if not data["rolled"])
-            return "roll", {"hero": hero, "count": count or 1}
-        hero, back = next((h, d["given_back"]) for h, d in heroes.items() if d["given_back"])
-        return "reroll", {"hero": hero, "count": back}
+            template = self._template("dice", "dice")
+            blank = template.blank
+            faces = blank.options or profile_faces(blank.profile)
+            rolled = [self.random.choice(faces) for _ in range(blank.count or 1)]
+            extra = {name: self.random.choice(faces) for name in blank.extra}
+            return self._submit(template.fill(rolled, **extra))
 
     def draw(self) -> tuple[Event, Step]:
-        """Draw the card the table waits for (see :meth:`draw_horde`, :meth:`draw_any`)."""
+        """Draw the card the table waits for: one the deck may give now when the game knows
+        them, one the game makes up when the owner has taught none, else any id the game knows
+        or names (refused ones are left aside, as a person would draw again)."""
         with self._lock:
-            expects = self.session.expects()
-            if expects.kind != "card" or "card" not in expects.events:
-                raise RuleError("event.not_expected", event="card", expected=list(expects.events))
-            if self.session.game.id == "last-bastion":
-                return self.draw_horde()
-            return self.draw_any()
+            template = self._template("card", "card")
+            options = template.blank.options
+            invent = self.session.game.capabilities.invent
+            if options:
+                return self._submit(template.fill(self.random.choice(options)))
+            if options is not None and invent is not None:
+                fields = invent(self.session.state, self.random)
+                card = fields.pop(template.blank.field)
+                return self._submit(template.fill(card, **fields))
+            return self._draw_any(template)
 
-    def draw_any(self) -> tuple[Event, Step]:
-        """A deck of another game: every id the game knows or names (monsters, Events, Dawn) not
-        revealed yet, in random order, until the rules accept one (they refuse what the deck
-        cannot give now, changing nothing)."""
+    def _draw_any(self, template: Template) -> tuple[Event, Step]:
         state, game = self.session.state, self.session.game
         seen = set(state.get("deck", {}).get("seen", []))
-        named = set(game.names("en", state)) if hasattr(game, "names") else set()
+        names = game.capabilities.names
+        named = set(names("en", state)) if names is not None else set()
         known = {c for items in state["catalog"].values() if isinstance(items, dict) for c in items}
         cards = sorted((named | known) - seen)
         self.random.shuffle(cards)
         for card in cards:
             try:
-                return self._submit(Event("card", {"id": card}, self.source))
+                return self._submit(template.fill(card))
             except RuleError:
                 continue
-        raise RuleError("event.not_expected", event="card", expected=["card"])
+        raise RuleError("event.not_expected", event=template.type, expected=[template.type])
 
-    def draw_horde(self) -> tuple[Event, Step]:
-        """Draw the Horde card the table waits for: a known card not drawn yet, of the type the
-        deck calls for, or a new one taught on the spot as an owner would."""
-        state = self.session.state
-        deck = state["deck"]
-        kind = "warlord" if deck["drawn"] in deck["warlords"] else "monster"
-        cards = state["catalog"]["card"]
-        playable = sorted(card_id for card_id, card in cards.items()
-                          if card_id not in deck["seen"] and card.get("type") == kind
-                          and card.get("colour") and card.get("resistance") is not None)
-        fields = ({"id": self.random.choice(playable)} if playable
-                  else self._invent(kind, cards))
-        return self._submit(Event("card", fields, self.source))
-
-    def _invent(self, kind: str, known: dict[str, Any]) -> dict[str, Any]:
-        number = 1 + sum(card_id.startswith("sim-") for card_id in known)
-        while f"sim-{number}" in known:
-            number += 1
-        low, high = (3, 5) if kind == "warlord" else (0, 3)
-        return {"id": f"sim-{number}", "define": {
-            "name": f"{'Warlord' if kind == 'warlord' else 'Sim'} {number}", "type": kind,
-            "colour": self.random.choice(CARD_COLOURS),
-            "resistance": self.random.randint(low, high), "complete": True}}
-
-    def _submit(self, event: Event) -> tuple[Event, Step]:
+    def _submit(self, fields: dict[str, Any]) -> tuple[Event, Step]:
+        event = Event(fields.pop("type"), fields, self.source)
         return event, self.session.submit(event, source=self.source)
 
 

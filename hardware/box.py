@@ -67,3 +67,12 @@ class HardwareBox:
         """Remember that the waiting tag stands for ``card``."""
         if self.table is not None:
             self.table.enroll(card)
+
+    def preview(self) -> bytes | None:
+        """What the camera sees, with the dice found, as a JPEG (None: no camera or no frame)."""
+        tap = self.table.camera if self.table is not None else None
+        if tap is None:
+            return None
+        from .preview import camera_view  # OpenCV: only with a camera
+
+        return camera_view(tap, self.session.expects(), self.session.data_dir)

@@ -21,6 +21,7 @@ from companion.speech import Announcer
 
 from .buttons import Buttons, button_device
 from .cameras import Camera, OpenCVCamera, PiCamera, ReplayCamera
+from .frames import FrameTap
 from .leds import Indicator, Lights, RGBLights, SingleLights
 from .mockpins import PinControl
 from .rfid import TagReader, TagSource
@@ -126,8 +127,12 @@ def start(session: Session, config: Config, announcer: Announcer | None = None,
             announcer.say(Message(key, {"device": device}))
 
     status = Status(session.data_dir, tell)
-    for problem in config.problems:
-        status.problem("config", problem)
+    if config.problems:  # every one of them (one problem per device in the status)
+        status.problem("config", Message("doctor.config.problems",
+                                         {"problems": [p.to_json() for p in config.problems]}))
+    if announcer is not None:
+        announcer.on_failure = lambda detail: status.resolved("speech") if detail is None \
+            else status.problem("speech", Message("problem.speech", {"detail": detail}))
     table = Table(session, announcer, status=status)
     if pins:
         status.held.add("GPIO")
@@ -141,7 +146,8 @@ def start(session: Session, config: Config, announcer: Announcer | None = None,
         from .dice import DiceWatcher  # needs vision (OpenCV): only with a camera
 
         status.held.add(camera.name)
-        watcher = DiceWatcher(camera, session.expects, status, data_dir or session.data_dir)
+        table.camera = FrameTap(camera)
+        watcher = DiceWatcher(table.camera, session.expects, status, data_dir or session.data_dir)
         table.add(watcher)
         table.actions["roll"] = watcher.read_now
     return table

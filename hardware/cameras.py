@@ -1,8 +1,12 @@
 """Cameras that give frames to the dice reader: a Pi camera, a USB webcam, or a replay.
 
 Each camera has ``open()``, ``read() -> (seconds, BGR frame)``, ``close()`` and a ``name``.
-``read`` raises :class:`CameraError` when the camera fails (unplugged, ribbon loose) and
-:class:`EndOfStream` when a replay is over. picamera2 is imported only when a Pi camera opens.
+``open`` and ``read`` raise :class:`CameraError` for every failure, whatever the library raised
+(unplugged, ribbon loose, and a library that cannot even load: picamera2 built against another
+numpy raises ``ValueError: numpy.dtype size changed``), with the fix in its text, so the running
+companion reports it as a status problem (page, voice, doctor) instead of losing its camera
+thread; :class:`EndOfStream` when a replay is over. picamera2 is imported only when a Pi camera
+opens.
 """
 
 from __future__ import annotations
@@ -16,7 +20,18 @@ import numpy as np
 
 
 class CameraError(OSError):
-    """The camera is missing or stopped giving frames."""
+    """The camera is missing, cannot be loaded, or stopped giving frames."""
+
+
+class CameraLibraryError(CameraError):
+    """The camera's library cannot be loaded (missing, or built against another numpy)."""
+
+
+#: What to do when picamera2 cannot be loaded (missing, or built against another numpy).
+PICAMERA2_FIX = ("the companion's virtual environment must see the system's picamera2 and use "
+                 "the system's numpy: sudo apt install python3-picamera2, then run "
+                 "sudo systemd/install.sh again (it pins numpy to the system's; see "
+                 "docs/hardware.md)")
 
 
 class EndOfStream(Exception):
@@ -53,24 +68,25 @@ class PiCamera:
         """Configure a video stream in BGR order (picamera2's ``RGB888``) and start it."""
         try:
             from picamera2 import Picamera2
-        except ImportError as exc:
-            raise CameraError("picamera2 is missing (sudo apt install python3-picamera2, and a "
-                              "virtual environment made with --system-site-packages)") from exc
+        except Exception as exc:  # ImportError, and ValueError for a numpy mismatch
+            raise CameraLibraryError(f"picamera2 cannot be loaded ({type(exc).__name__}: {exc}): "
+                              f"{PICAMERA2_FIX}") from exc
         try:
             camera = Picamera2()
             camera.configure(camera.create_video_configuration(
                 main={"size": self.size, "format": "RGB888"}))
             camera.start()
-        except (RuntimeError, IndexError, OSError) as exc:
-            raise CameraError(f"no Pi camera answers ({exc}); check the ribbon cable") from exc
+        except Exception as exc:  # libcamera raises RuntimeError, IndexError, OSError...
+            raise CameraError(f"no Pi camera answers ({type(exc).__name__}: {exc}); check the "
+                              "ribbon cable, and that no other program holds the camera") from exc
         self._camera = camera
 
     def read(self) -> Frame:
         """Capture the next frame."""
         try:
             return time.monotonic(), self._camera.capture_array("main")
-        except (RuntimeError, OSError) as exc:
-            raise CameraError(f"the Pi camera stopped ({exc})") from exc
+        except Exception as exc:
+            raise CameraError(f"the Pi camera stopped ({type(exc).__name__}: {exc})") from exc
 
     def close(self) -> None:
         """Stop and release the camera."""
@@ -89,9 +105,17 @@ class OpenCVCamera:
 
     def open(self) -> None:
         """Open the device and ask for the configured size."""
-        import cv2
-
-        capture = cv2.VideoCapture(self.index)
+        try:
+            import cv2
+        except Exception as exc:  # ImportError, and ValueError for a numpy mismatch
+            raise CameraLibraryError(f"{self.name} cannot be opened: OpenCV cannot be loaded "
+                                     f"({type(exc).__name__}: {exc}); reinstall the companion "
+                                     "with sudo systemd/install.sh") from exc
+        try:
+            capture = cv2.VideoCapture(self.index)
+        except Exception as exc:  # cv2.error for an index or path it cannot use
+            raise CameraError(f"{self.name} cannot be opened ({type(exc).__name__}: {exc})") \
+                from exc
         if not capture.isOpened():
             raise CameraError(f"{self.name} cannot be opened (is it plugged in? see /dev/video*)")
         capture.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
@@ -100,7 +124,10 @@ class OpenCVCamera:
 
     def read(self) -> Frame:
         """Grab the next frame; CameraError when the webcam has gone."""
-        ok, frame = self._capture.read()
+        try:
+            ok, frame = self._capture.read()
+        except Exception as exc:
+            raise CameraError(f"{self.name} failed ({type(exc).__name__}: {exc})") from exc
         if not ok:
             raise CameraError(f"{self.name} gives no more frames (unplugged?)")
         return time.monotonic(), frame
@@ -135,15 +162,16 @@ class ReplayCamera:
         self._frames = self._stream()
 
     def _stream(self) -> Iterator[Frame]:
-        from vision import ImageError, iter_frames
-
         if not self.path.exists():
             raise CameraError(f"{self.path} does not exist")
         try:
+            from vision import iter_frames
+
             frames = iter_frames(self.path, self.fps)
             first = next(frames)
-        except (ImageError, StopIteration) as exc:
-            raise CameraError(f"{self.path} holds no frames ({exc})") from exc
+        except Exception as exc:  # unreadable file, no frames, OpenCV that cannot load
+            raise CameraError(f"{self.path} holds no frames ({type(exc).__name__}: {exc})") \
+                from exc
         return _chain(first, frames)
 
     def read(self) -> Frame:
@@ -156,6 +184,8 @@ class ReplayCamera:
             self._offset = self._last + 1.0 / self.fps
             self._frames = self._stream()
             stamp, frame = next(self._frames)
+        except Exception as exc:  # a frame that cannot be decoded
+            raise CameraError(f"{self.path} failed ({type(exc).__name__}: {exc})") from exc
         stamp += self._offset
         self._last = stamp
         if self.realtime:

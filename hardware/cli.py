@@ -17,6 +17,7 @@ from pathlib import Path
 
 from companion import config as settings
 from companion.engine import DefinitionStore, Message, find_game
+from companion.engine.lock import writer_lock
 from companion.i18n import LANGUAGES, render
 
 from . import doctor
@@ -59,9 +60,15 @@ def cmd_tags_list(args: argparse.Namespace) -> int:
 
 
 def cmd_tags_enroll(args: argparse.Namespace) -> int:
-    """Teach a tag which card it stands for: given with --uid, or read from the reader."""
+    """Teach a tag which card it stands for: given with --uid, or read from the reader. Refused
+    while a companion runs on the data directory (it holds the reader and the tag map)."""
     config = _config(args)
     data_dir = _data_dir(args, config)
+    with writer_lock(data_dir):
+        return _enroll(args, config, data_dir)
+
+
+def _enroll(args: argparse.Namespace, config: settings.Config, data_dir: Path) -> int:
     game = find_game(args.game)
     cards = game.known_definitions(DefinitionStore(data_dir, game.id).load()).get("card", {})
     if args.card not in cards:
@@ -120,7 +127,10 @@ def cmd_tags_forget(args: argparse.Namespace) -> int:
     uid = _uid(args, config, args.uid)
     if uid is None:
         return BAD_INPUT
-    if not TagMap(_data_dir(args, config)).forget(uid):
+    data_dir = _data_dir(args, config)
+    with writer_lock(data_dir):
+        found = TagMap(data_dir).forget(uid)
+    if not found:
         _say(args, config, "cli.tags.not_enrolled", True, uid=uid)
         return BAD_INPUT
     _say(args, config, "cli.tags.forgotten", uid=uid)

@@ -1,4 +1,4 @@
-"""The camera adapter: settled rolls become ``dice`` events for the profile the game expects.
+"""The camera adapter: settled rolls fill the dice template of the event the game expects.
 
 The watcher reads frames all the time (so it notices a camera that disappears) but only looks
 for dice while the game waits for them, with the die profile and count it names. The roll is
@@ -30,13 +30,17 @@ Reader = Callable[[np.ndarray, str, int | None], vision.Roll]
 
 
 def dice_record(roll: vision.Roll, expectation: Expectation) -> dict[str, Any] | Message:
-    """The ``dice`` event for a roll, or the warning that asks the host instead."""
-    faces = roll.faces
-    if expectation.count is not None and len(faces) != expectation.count:
-        return Message("camera.count", {"seen": len(faces), "count": expectation.count})
+    """The event the game expects for a roll (its dice template filled with the faces read),
+    or the warning that asks the host instead."""
+    template = expectation.template("dice")
+    if template is None:
+        return Message("camera.not_now", {})
+    faces, count = roll.faces, template.blank.count
+    if count is not None and len(faces) != count:
+        return Message("camera.count", {"seen": len(faces), "count": count})
     if not roll.certain:
         return Message("camera.unsure", {"faces": faces})
-    return {"type": "dice", "faces": faces, "source": "camera"}
+    return {**template.fill(faces), "source": "camera"}
 
 
 class DiceWatcher(Worker):
@@ -94,11 +98,12 @@ class DiceWatcher(Worker):
                 continue
             self.status.resolved(self.camera.name)  # a frame: the camera works (again)
             expectation = self.expects()
-            if expectation.kind != "dice" or expectation.profile is None:
+            template = expectation.template("dice")
+            if template is None or template.blank.profile is None:
                 detector = None
                 continue
-            if detector is None or wanted != (expectation.profile, expectation.count):
-                wanted = (expectation.profile, expectation.count)
+            if detector is None or wanted != (template.blank.profile, template.blank.count):
+                wanted = (template.blank.profile, template.blank.count)
                 detector = vision.SettledRollDetector(
                     lambda f, w=wanted: self.reader(f, *w), self.still_seconds)
             try:

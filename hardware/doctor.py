@@ -1,11 +1,12 @@
 """``companion doctor``: what is wrong with the box, and how to fix it.
 
 Each check looks at one thing (the config files, SPI, I2C, the RFID reader, the camera, the
-pins, the voice) and says ok, failing (with the fix), or not needed with this config. The last
-raw tag UID seen is shown too: when the reader works but a card never shows up, it tells whether
-the tag was read at all. The host page shows the same list (``[c.to_json() for c in run(...)]``);
-there the companion already holds the reader, camera and pins, so their state is read from its
-live :class:`~hardware.status.Status` instead of opening them a second time.
+pins, the voice, the journal and the disk it lives on) and says ok, failing (with the fix), or
+not needed with this config. The last raw tag UID seen is shown too: when the reader works but a
+card never shows up, it tells whether the tag was read at all. The host page shows the same list
+(``[c.to_json() for c in run(...)]``); there the companion already holds the reader, camera and
+pins, so their state is read from its live :class:`~hardware.status.Status` instead of opening
+them a second time.
 """
 
 from __future__ import annotations
@@ -13,18 +14,23 @@ from __future__ import annotations
 import shutil
 import time
 import warnings
-from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from companion.config import Config
-from companion.engine import Message
+from companion.engine import DataPaths, Message, StoreError, installed_games
+from companion.engine.files import check_writable
+from companion.engine.journal import Journal
+from companion.engine.lock import holder_of
+from companion.engine.registry import registry
+from companion.engine.repair import diagnose
+from companion.engine.session import DEFINITIONS
 from companion.i18n import render
+from companion.voices import DEVICE, ENGINE, PLAYER, VoiceError, open_voice
 
 from .build import PIN_DEVICES, ROLES, make_camera, make_pin_factory, make_reader
-from .cameras import CameraError
+from .cameras import CameraError, CameraLibraryError
 from .status import Status, last_tag, texts
 from .tags import TagMap
 
@@ -76,7 +82,8 @@ class Check:
 
 
 NAME_KEYS = {"config": "config", "SPI": "spi", "I2C": "i2c", "RFID reader": "reader",
-             "camera": "camera", "pins": "pins", "speech": "speech", "last tag": "last_tag"}
+             "camera": "camera", "pins": "pins", "speech": "speech", "games": "games",
+             "last tag": "last_tag", "journal": "journal", "storage": "storage"}
 
 
 def check_config(config: Config) -> Check:
@@ -124,6 +131,7 @@ def check_reader(config: Config) -> Check:
 
 CAMERA_FIXES = {"picamera2": _m("doctor.fix.picamera2"), "opencv": _m("doctor.fix.opencv"),
                 "replay": _m("doctor.fix.replay")}
+CAMERA_LIBRARY_FIX = _m("doctor.fix.camera_library")
 
 
 def check_camera(config: Config) -> Check:
@@ -135,8 +143,10 @@ def check_camera(config: Config) -> Check:
         camera.open()
         camera.read()
     except (CameraError, StopIteration) as exc:
+        fix = CAMERA_LIBRARY_FIX if isinstance(exc, CameraLibraryError) else \
+            CAMERA_FIXES[config["camera"]["kind"]]
         return Check("camera", False, _m("doctor.failed", device=camera.name, error=str(exc)),
-                     CAMERA_FIXES[config["camera"]["kind"]])
+                     fix)
     finally:
         camera.close()
     return Check("camera", True, _m("doctor.camera.ok", device=camera.name))
@@ -153,16 +163,11 @@ def check_held(name: str, device: str, live: Status, fix: Message | None) -> Che
 
 
 def check_pins(config: Config, pin_factory: Any = None) -> Check:
-    """The configured pins are distinct and free."""
+    """The configured pins are free (the config already refused a pin given twice)."""
     pins = {f"button {role}": config["buttons"][role] for role in ROLES}
     pins.update({f"LED {name}": pin for name, pin in config["leds"].items()
                  if name != "common_anode" and pin is not False})
-    used = {name: pin for name, pin in pins.items() if pin is not False}
-    twice = [pin for pin, count in Counter(used.values()).items() if count > 1]
-    if twice:
-        names = ", ".join(n for n, p in used.items() if p in twice)
-        return Check("pins", False, _m("doctor.pins.twice", pin=twice[0], names=names),
-                     _m("doctor.fix.pins_twice"))
+    used = {name: pin for name, pin in pins.items() if pin is not False}  # distinct: see config
     with warnings.catch_warnings():  # gpiozero warns about each pin library it cannot load
         warnings.simplefilter("ignore")
         try:
@@ -188,23 +193,42 @@ def check_pins(config: Config, pin_factory: Any = None) -> Check:
     return Check("pins", True, _m("doctor.pins.ok", pins=[f"{n} GPIO{p}" for n, p in used.items()]))
 
 
-def check_speech(config: Config, which: Callable[[str], str | None] = shutil.which) -> Check:
-    """The speech back end can start."""
+SPEECH_FIXES = {ENGINE: {"espeak-ng": _m("doctor.fix.espeak"), "pyttsx3": _m("doctor.fix.pyttsx3"),
+                         "piper": _m("doctor.fix.piper")},
+                PLAYER: _m("doctor.fix.aplay"), DEVICE: _m("doctor.fix.sound_device")}
+
+
+def check_speech(config: Config) -> Check:
+    """The voice says a short test phrase on the configured device (it is heard, or written to
+    ``wav_dir``); what is missing (the engine, the player, the device) comes with its fix."""
     speech = config["speech"]
     backend = speech["backend"] if speech["enabled"] else "silent"
     if backend == "silent":
         return Check("speech", None, _m("doctor.speech.silent"))
-    if which("espeak-ng") is None:
-        return Check("speech", False, _m("doctor.speech.no_espeak"), _m("doctor.fix.espeak"))
-    if backend == "pyttsx3":
+    lang = config["general"]["language"]
+    where = speech["wav_dir"] or speech["device"] or "default"
+    try:
+        voice = open_voice(speech)
         try:
-            import pyttsx3
+            voice.speak(render(_m("doctor.speech.phrase"), texts=texts(lang)), lang)
+        finally:
+            voice.close()
+    except VoiceError as exc:
+        fix = SPEECH_FIXES[exc.missing]
+        return Check("speech", False, _m("doctor.speech.failed", backend=backend, error=str(exc)),
+                     fix[backend] if isinstance(fix, dict) else fix)
+    return Check("speech", True, _m("doctor.speech.ok", backend=backend, device=where))
 
-            pyttsx3.init()
-        except (ImportError, RuntimeError, OSError) as exc:
-            return Check("speech", False, _m("doctor.speech.no_pyttsx3", error=str(exc)),
-                         _m("doctor.fix.pyttsx3"))
-    return Check("speech", True, _m("doctor.speech.ok", backend=backend))
+
+def check_games() -> Check:
+    """Every registered game loads; a broken plugin is named with its error and package."""
+    plugins = registry()
+    games = ", ".join(sorted(plugins.games))
+    if plugins.broken:
+        broken = "; ".join(f"{b.name} ({b.package}): {b.error}" for b in plugins.broken)
+        return Check("games", False, _m("doctor.games.broken", broken=broken, games=games),
+                     _m("doctor.fix.games"))
+    return Check("games", True, _m("doctor.games.ok", games=games))
 
 
 def check_last_tag(data_dir: Path) -> Check:
@@ -217,6 +241,46 @@ def check_last_tag(data_dir: Path) -> Check:
     params = {"uid": seen["uid"], "when": when, "device": seen["reader"], "card": card}
     return Check("last tag", True, _m("doctor.tag.known" if card else "doctor.tag.unknown",
                                       **params))
+
+
+def check_journal(data_dir: Path) -> Check:
+    """The journal opens, its checksum chain is whole, every game replays, and the taught
+    definitions files hold what it taught. Reads only: safe while the companion runs."""
+    path = DataPaths(Path(data_dir)).journal
+    if not path.exists():
+        return Check("journal", None, _m("doctor.journal.none", path=str(path)))
+    try:
+        journal = Journal(path, readonly=True)
+    except StoreError as error:
+        return Check("journal", False, _m(error.key, **error.params), _m("doctor.fix.journal"))
+    try:
+        findings = diagnose(journal, installed_games())
+        if findings:
+            return Check("journal", False, findings[0].to_message(), _m("doctor.fix.journal"))
+        behind = journal.learned_since(DEFINITIONS)
+        if behind:
+            return Check("journal", False, _m("doctor.journal.behind", count=len(behind)),
+                         _m("doctor.fix.behind"))
+        holder = holder_of(Path(data_dir)) or {}
+        return Check("journal", True, _m("doctor.journal.held" if holder else "doctor.journal.ok",
+                                         events=journal.event_count(),
+                                         games=len(journal.games()), **holder))
+    finally:
+        journal.close()
+
+
+def check_storage(data_dir: Path) -> Check:
+    """The data directory can take writes: not read-only, not (nearly) full."""
+    folder = Path(data_dir)
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    try:
+        check_writable(folder)
+    except StoreError as error:
+        return Check("storage", False, _m(error.key, **error.params), _m("doctor.fix.storage"))
+    free = shutil.disk_usage(folder).free
+    return Check("storage", True, _m("doctor.storage.ok", path=str(folder),
+                                     free=f"{free / 1e6:.0f} MB"))
 
 
 def live_checks(config: Config, live: Status) -> dict[str, Check]:
@@ -239,7 +303,8 @@ def run(config: Config, data_dir: Path, dev: Path = Path("/dev"),
             held.get("RFID reader") or check_reader(config),
             held.get("camera") or check_camera(config),
             held.get("pins") or check_pins(config, pin_factory),
-            check_speech(config), check_last_tag(data_dir)]
+            check_speech(config), check_games(), check_last_tag(data_dir),
+            check_journal(data_dir), check_storage(data_dir)]
 
 
 def report(checks: list[Check], lang: str = "en") -> list[str]:

@@ -1,10 +1,10 @@
 """The table: where input records meet the session.
 
-A button press becomes the event the game expects now (see :mod:`hardware.intents`), a tag
-swipe becomes a ``card`` event through the tag map, and anything refused is said aloud as a
-warning and flashes the LEDs; the companion keeps running. An unknown tag is asked about (aloud,
-and on the host page through :meth:`Table.pending`); the next card given another way (the
-phone) or :meth:`Table.enroll` teaches it.
+A ``next`` press sends the event the game suggests now (its expectation's ``next``), a tag swipe
+fills the card blank of the event the game expects (through the tag map), and anything refused
+is said aloud as a warning and flashes the LEDs; the companion keeps running. An unknown tag is
+asked about (aloud, and on the host page through :meth:`Table.pending`); the next card given
+another way (the phone) or :meth:`Table.enroll` teaches it.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from companion.engine import Message, RuleError, Session, Step, Update
+from companion.engine import Expectation, Message, RuleError, Session, Step, Template, Update
 from companion.speech import RESULT, WARNING, Announcer
 
+from .frames import FrameTap
 from .inputs import Press, Record, Source, Swipe
-from .intents import UNDO, confirm_event, waiting_for
 from .status import Status
 from .tags import TagMap
 
@@ -36,6 +36,8 @@ class Table:
     ``actions`` maps the button roles that are not events (``repeat``, ``draw``, ``roll``) to
     what they do; by default each says again what the companion waits for. The camera binds
     ``roll`` to reading the dice at once; a simulator may bind ``draw`` to a virtual card.
+    ``camera`` is the running camera's frame tap (its last frame, for the host page's camera
+    view), or None without a camera.
     """
 
     def __init__(self, session: Session, announcer: Announcer | None = None,
@@ -48,7 +50,9 @@ class Table:
         self.actions: dict[str, Callable[[], None]] = {
             "repeat": self.repeat, "draw": self.repeat, "roll": self.repeat}
         self.on_warning: list[Callable[[Message], None]] = []
+        self.camera: FrameTap | None = None
         self.pending_tag: tuple[str, float] | None = None
+        self._asked: Template | None = None  # the card event waiting when the tag was unknown
         self._tag_lock = threading.Lock()  # the reader's thread, the web and the worker name tags
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="table")
         self._unsubscribe = session.subscribe(self._on_update)
@@ -107,25 +111,24 @@ class Table:
             self.announcer.say(message, RESULT)
 
     def waiting(self) -> str:
-        """What the LEDs should show now (see :func:`hardware.intents.waiting_for`)."""
-        return waiting_for(self.session.view())
+        """What the LEDs should show now (see :func:`waiting_for`)."""
+        return waiting_for(self.session.expects())
 
     def press(self, press: Press) -> None:
         """A button press: an action, an undo, or the confirmation of what is suggested."""
         if press.role in self.actions:
             self.actions[press.role]()
         elif press.role == "undo":
-            self.submit(UNDO, "button")
+            self.submit({"type": "undo"}, "button")
         elif press.role == "next":
-            view = self.session.view()
-            event = confirm_event(view)
-            if event is not None:
-                self.submit(event, "button")
-            elif view["expects"]["kind"] == "nothing":
+            expectation = self.session.expects()
+            if expectation.next is not None:
+                self.submit(expectation.next, "button")
+            elif expectation.kind == "nothing":
                 self.warn(Message("press.game_over"))
             else:
-                self.warn(Message("press.cannot_confirm",
-                                  {"expected": view["expects"].get("message")}))
+                message = expectation.message.to_json() if expectation.message else None
+                self.warn(Message("press.cannot_confirm", {"expected": message}))
         else:
             log.warning("button %s has an unknown role %r", press.button, press.role)
 
@@ -133,10 +136,14 @@ class Table:
         """A tag swipe: the card it stands for, or a question when the tag is unknown."""
         game = self.session.game.id if self.session.game else None
         card = self.tags.card(swipe.uid, game)
+        template = self.session.expects().template("card")
         with self._tag_lock:
             self.pending_tag = None if card is not None else (swipe.uid, time.monotonic())
-        if card is not None:
-            self.submit({"type": "card", "id": card}, "rfid")
+            self._asked = template
+        if card is not None and template is not None:
+            self.submit(template.fill(card), "rfid")
+        elif card is not None:
+            self.warn(Message("tags.not_now", {"card": card}))
         else:
             self.warn(Message("tags.unknown", {"uid": swipe.uid}))
         self.status.tag_seen(swipe.uid, swipe.reader, card)
@@ -166,6 +173,18 @@ class Table:
         return pending[0]
 
     def _on_update(self, update: Update) -> None:
-        if self.pending_tag is not None and update.event.type == "card" \
-                and update.event.source != "rfid":
-            self._worker.submit(self.enroll, update.event.fields["id"])
+        asked = self._asked
+        if self.pending_tag is not None and asked is not None and asked.blank is not None \
+                and update.event.type == asked.type and update.event.source != "rfid":
+            card = update.event.fields.get(asked.blank.field)
+            if isinstance(card, str):
+                self._worker.submit(self.enroll, card)
+
+
+def waiting_for(expectation: Expectation) -> str:
+    """What the table must provide, as the LEDs show it: ``setup``, ``card``, ``dice``,
+    ``choice`` (a press confirms), ``host`` (a decision on the phone), ``action`` or
+    ``nothing``."""
+    if expectation.kind == "choice":
+        return "choice" if expectation.next is not None else "host"
+    return expectation.kind

@@ -1,8 +1,11 @@
 """The tag → card map, kept in the data directory as ``tags.json``.
 
 A tag stands for one card of one game (the same sticker may not mean two cards). UIDs are
-canonical upper-case hex. The file is rewritten atomically, so a power cut never leaves half of
-it; a damaged file is reported and set aside instead of stopping the companion.
+canonical upper-case hex. The file is rewritten atomically (a flushed ``.tmp-*`` file renamed
+over it, swept away by the next writer if a crash leaves it), so a power cut never leaves half of
+it; a damaged file is reported and set aside instead of stopping the companion. Only the writer
+of the data directory changes it: the running companion, or ``companion tags`` under the
+directory's lock (:mod:`companion.engine.lock`).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine import DataPaths
+from companion.engine.files import write_atomic
 
 from .rfid import canonical_uid
 
@@ -67,8 +71,4 @@ class TagMap:
         return found
 
     def _save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"tags": self._tags}, indent=1, sort_keys=True),
-                       encoding="utf-8")
-        os.replace(tmp, self.path)
+        write_atomic(self.path, json.dumps({"tags": self._tags}, indent=1, sort_keys=True))

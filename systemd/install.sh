@@ -4,16 +4,28 @@
 #   sudo systemd/install.sh
 #
 # Installs the system packages, enables SPI and I2C, creates the `companion` user, makes a virtual
-# environment that can see the system's picamera2 and lgpio (--system-site-packages), installs
-# the companion into it, writes /etc/companion/config.toml if there is none (the defaults, each
-# commented with its origin: edit the pins and reader there), and enables the service.
-# Running it again upgrades the companion and keeps the config. PREFIX=/opt/companion by default.
+# environment that can see the system's picamera2, lgpio and numpy (--system-site-packages),
+# installs the companion into it, writes /etc/companion/config.toml if there is none (the
+# defaults, each commented with its origin: edit the pins and reader there), and enables the
+# service. Running it again upgrades the companion and keeps the config.
+#
+# The camera survives the install: picamera2 comes from apt, built against the system's numpy.
+# A second numpy in the venv (pip's newest OpenCV wheel wants numpy >= 2) breaks it with
+# "numpy.dtype size changed". So pip installs under a constraint pinning numpy to the system's
+# version ($PREFIX/constraints.txt): it keeps the system numpy and picks the newest OpenCV wheel
+# that works with it (opencv-python-headless 4.11 with Bookworm's numpy 1.24).
+#
+# PREFIX=/opt/companion by default; DESTDIR (empty by default) stages every path elsewhere, as
+# packagers do (the tests install into a temporary folder that way).
 set -euo pipefail
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
+DESTDIR=${DESTDIR:-}
 PREFIX=${PREFIX:-/opt/companion}
-CONFIG=/etc/companion/config.toml
-PACKAGES=(python3-venv python3-pip python3-picamera2 python3-lgpio python3-spidev
+VENV=$DESTDIR$PREFIX/venv
+CONFIG=$DESTDIR/etc/companion/config.toml
+UNIT_DIR=$DESTDIR/etc/systemd/system
+PACKAGES=(python3-venv python3-pip python3-numpy python3-picamera2 python3-lgpio python3-spidev
           espeak-ng alsa-utils i2c-tools)
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -44,25 +56,31 @@ for group in gpio spi i2c video input audio; do
     fi
 done
 
-echo "== virtual environment in $PREFIX/venv"
-install -d "$PREFIX"
-python3 -m venv --system-site-packages "$PREFIX/venv"
-"$PREFIX/venv/bin/pip" install --upgrade pip
-"$PREFIX/venv/bin/pip" install "$SRC"
-install -d "$PREFIX/docs"
-install -m 644 "$SRC"/docs/*.md "$PREFIX/docs/"
+echo "== virtual environment in $VENV (sees the system's picamera2, lgpio and numpy)"
+install -d "$DESTDIR$PREFIX"
+python3 -m venv --system-site-packages "$VENV"
+numpy_version=$(python3 -c 'import numpy; print(numpy.__version__)')
+echo "numpy==$numpy_version" > "$DESTDIR$PREFIX/constraints.txt"
+"$VENV/bin/pip" install --upgrade pip
+"$VENV/bin/pip" install --constraint "$DESTDIR$PREFIX/constraints.txt" "$SRC"
+if ! "$VENV/bin/python" -c 'import numpy, cv2, picamera2'; then
+    echo "!! the camera libraries do not import together: run $PREFIX/venv/bin/companion doctor" >&2
+fi
+install -d "$DESTDIR$PREFIX/docs"
+install -m 644 "$SRC"/docs/*.md "$DESTDIR$PREFIX/docs/"
 
 if [ ! -f "$CONFIG" ]; then
     echo "== default config in $CONFIG"
-    install -d /etc/companion
-    "$PREFIX/venv/bin/python" -c \
+    install -d "$(dirname "$CONFIG")"
+    "$VENV/bin/python" -c \
         'from companion.config import load; print("\n".join(load([]).describe()))' > "$CONFIG"
 else
     echo "== keeping $CONFIG"
 fi
 
 echo "== service"
-install -m 644 "$SRC/systemd/companion.service" /etc/systemd/system/companion.service
+install -d "$UNIT_DIR"
+install -m 644 "$SRC/systemd/companion.service" "$UNIT_DIR/companion.service"
 systemctl daemon-reload
 systemctl enable companion
 systemctl restart companion

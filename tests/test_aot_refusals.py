@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from aot_helpers import NEXT, commit, new_session, play, refused, rolls, setup_event
 
+from companion.engine import RuleError
+
 
 @pytest.fixture
 def session(tmp_path):
@@ -127,3 +129,16 @@ def test_bad_definitions(session):
     refused(session, {"type": "teach", "kind": "action", "id": "basic-3",
                       "definition": {"name": "X", "effects": [{"op": "explode"}]}},
             "effect.unknown")
+
+
+def test_a_game_needs_at_least_two_heroes(tmp_path):
+    """Rulebook (attack-on-titan-last-stand.fr.txt), «JOUEURS : 2 à 5» and «lorsqu'il n'y a que
+    2 joueurs : un joueur interprète le Titan et l'autre joue les rôles de plusieurs Héros»: the
+    heroes' side is never a single hero (the counter table covers 2, 3 and 4 heroes)."""
+    session = new_session(tmp_path)
+    with pytest.raises(RuleError) as refusal:
+        session.submit(setup_event(heroes=(("eren", 0),)))
+    assert refusal.value.params["field"] == "heroes" and session.state is None
+    session.submit(setup_event(heroes=(("eren", 0), ("mikasa", 0))))
+    assert len(session.view()["heroes"]) == 2
+    session.close()

@@ -95,7 +95,7 @@ def test_teaching_from_the_terminal_holds_at_the_next_setup(tmp_path):
     assert companion("cards", "edit", "sasha", "--game", GAME.id, "--kind", "hero", "--json",
                      '{"symbols": ["dodge"]}', "--data-dir", data).returncode == 0
     session = new_session(tmp_path)
-    session.submit(setup_event(heroes=HEROES[:1]))
+    session.submit(setup_event(heroes=(HEROES[0], HEROES[3])))
     health = session.view()["health"]
     assert {k: health[k] for k in TRACK} == TRACK and health["assumed"] is False
     assert session.view()["warnings"] == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -112,3 +113,71 @@ def test_cards_add_edit_list_forget(tmp_path):
     assert companion("cards", "forget", "goule", "--data-dir", data).returncode == 0
     listed = json.loads(companion("cards", "list", "--json", "--data-dir", data).stdout)
     assert "goule" not in listed
+
+
+# -- bad input on the command line (issue 12, defect 5: CLI part) -----------------------------
+
+def one_clear_line(result: subprocess.CompletedProcess) -> str:
+    """The single line a refused command prints (exit 2, no traceback)."""
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    return result.stderr
+
+
+def test_a_data_dir_that_is_a_file_is_named(tmp_path):
+    """The tester: ``--data-dir`` naming a file gave a FileExistsError traceback."""
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("shopping list")
+    for args in (("history",), ("undo",), ("replay", str(DEMO)), ("cards", "list"),
+                 ("backup",), ("repair",), ("run", "--simulate", "--port", "0")):
+        said = one_clear_line(companion(*args, "--data-dir", str(a_file)))
+        assert said == f"{a_file} is a file, not a data directory; choose a folder with " \
+                       "--data-dir\n", args
+    french = companion("history", "--data-dir", str(a_file), "--lang", "fr")
+    assert "est un fichier, pas un dossier de données" in one_clear_line(french)
+    assert a_file.read_text() == "shopping list"
+
+
+def test_replay_of_a_deeply_nested_line_is_refused(tmp_path):
+    """The tester: a JSON line nested 1,000 deep raised RecursionError."""
+    nested = tmp_path / "nested.jsonl"
+    nested.write_text('{"type": "setup", "x": ' + "[" * 10_000 + "]" * 10_000 + "}\n")
+    said = one_clear_line(companion("replay", str(nested), "--data-dir", str(tmp_path / "d")))
+    assert said.startswith("line 1: Not valid JSON: nested too deeply")
+
+
+def test_replay_of_a_device_or_an_endless_line_is_refused_at_once(tmp_path):
+    """The tester: ``companion replay /dev/zero`` hung."""
+    said = one_clear_line(companion("replay", "/dev/zero", "--data-dir", str(tmp_path / "d")))
+    assert said == "/dev/zero: not a regular file; give a JSON-lines file of events\n"
+    endless = tmp_path / "endless.jsonl"
+    endless.write_bytes(b"{" + b" " * 1_000_000)
+    said = one_clear_line(companion("replay", str(endless), "--data-dir", str(tmp_path / "d")))
+    assert "line 1 is longer than 65536 bytes" in said
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(b'{"type": "setup"}\n\x00\x01\x02\n')
+    said = one_clear_line(companion("replay", str(binary), "--data-dir", str(tmp_path / "d"),
+                                    "--lang", "fr"))
+    assert "la ligne 2 contient des données binaires" in said
+
+
+def test_run_on_a_port_in_use_says_so(tmp_path):
+    """The tester: a port already in use gave an OSError traceback."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-m", "companion", "run", "--simulate", "--host", "127.0.0.1",
+             "--port", str(port), "--data-dir", str(tmp_path / "d")], capture_output=True,
+            text=True, cwd=ROOT, timeout=60,
+            env={**os.environ, "COMPANION_CONFIG": str(ROOT / "tests/web/silent.toml")})
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.endswith(f"port {port} is already in use (another companion or "
+                                  "program); choose another with --port\n")
+    assert companion("undo", "--data-dir", str(tmp_path / "d")).returncode == 2
+    assert "in use" not in companion("undo", "--data-dir", str(tmp_path / "d")).stderr, (
+        "the failed run let go of the data directory")

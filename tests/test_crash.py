@@ -14,6 +14,7 @@ the current game's journal entries into a fresh directory.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -112,3 +113,40 @@ def test_sigkilled_writer_keeps_every_acknowledged_event(tmp_path: Path) -> None
     assert len(every_ack) > 20, "the writers hardly wrote anything: the test proves little"
     print(f"{ROUNDS} kills, {len(every_ack)} acknowledged events, "
           f"{unacknowledged_commits} kills between a commit and its acknowledgement")
+
+
+KILLED_WHILE_SAVING = """
+import os, signal, sys
+sys.path.insert(0, sys.argv[2])
+from lastbastion import solo
+from companion.engine import Session
+session = Session(sys.argv[1])
+session.submit(solo())
+os.replace = lambda *args: os.kill(os.getpid(), signal.SIGKILL)  # dies before the rename
+session.submit({"type": "teach", "kind": "card", "id": "goule", "definition": {
+    "name": "Goule", "type": "monster", "colour": "black", "resistance": 2}})
+print("acknowledged", flush=True)
+"""
+
+
+def test_a_kill_between_a_teach_and_its_definitions_file_is_repaired_on_restart(tmp_path):
+    """Issue 12, defect 2: "34 of 130 kills left a teach in the journal but not in
+    definitions/last-bastion.json; 22 .tmp-*.json files were left behind". The writer is killed
+    after the teach committed, its definitions file half written (a temporary file, not yet
+    renamed); the next writer to open the directory rebuilds the file from the journal and
+    sweeps the temporary file away."""
+    data = tmp_path / "data"
+    child = subprocess.run([sys.executable, "-c", KILLED_WHILE_SAVING, str(data),
+                            str(Path(__file__).parent)], capture_output=True, text=True,
+                           timeout=60)
+    assert child.returncode == -signal.SIGKILL, child.stderr
+    assert "acknowledged" not in child.stdout
+    assert list((data / "definitions").glob(".tmp-*")), "the kill left its temporary file"
+    session = Session(data)
+    try:
+        assert [e.event.type for e in session.journal_entries()] == ["setup", "teach"]
+    finally:
+        session.close()
+    owner = json.loads((data / "definitions" / "last-bastion.json").read_text())
+    assert owner["card"]["goule"]["resistance"] == 2
+    assert not list(data.rglob(".tmp-*"))

@@ -12,7 +12,7 @@ from companion.engine import Message, installed_games
 from companion.i18n import catalog, render
 
 ROOT = Path(__file__).resolve().parents[1] / "companion"
-CALLS = {"say", "RuleError", "Message", "Expectation"}
+CALLS = {"say", "RuleError", "StoreError", "Message", "Expectation"}
 # keys built with an f-string, spelled out: (prefix, the values the code can put in it)
 FAMILIES = {
     "fight.": ("won", "lost", "declined", "partly_won"),

@@ -116,7 +116,7 @@ def test_killing_before_playing_a_card(table):
     """«Après avoir joué une carte (comme Munition ou comme Arme chargée), vous pouvez tuer un
     Monstre»: the card comes first, and the turn cannot end without it («(Obligatoire)»)."""
     error = refused(table, kill("rat", "flamethrower-6"), "event.not_expected")
-    assert error.params["expected"] == ["play", "power", "teach"]
+    assert error.params["expected"] == ["play", "power"]  # teach and adjust: any time, never listed
     refused(table, END, "event.not_expected")
 
 

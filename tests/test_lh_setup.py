@@ -40,7 +40,7 @@ def test_the_table_before_the_chargers(session):
     assert view["piles"] == {"1": 12, "2": 9, "3": 6}, "15/12/9 cards less one per column"
     for p in view["players"]:
         assert (p["hand"], p["jokers"], p["charisma"]) == (12, 0, 0)
-    assert view["expects"]["events"] == ["charger", "teach"]
+    assert view["expects"]["events"] == ["charger"]
     assert view["expects"]["message"]["params"]["heroes"] == ["blind", "echo", "ace"]
 
 

@@ -127,7 +127,7 @@ def test_a_foreign_sqlite_file_is_refused_and_left_alone(data_dir):
     before = path.read_bytes()
     with pytest.raises(StoreError) as error:
         Journal(path)
-    assert "not a Table Companion journal" in str(error.value)
+    assert error.value.key == "store.foreign"
     assert path.read_bytes() == before
 
 
@@ -152,7 +152,8 @@ def test_an_event_based_on_a_stale_version_is_refused(session):
 
 
 def test_a_journal_the_rules_can_no_longer_replay_is_named(session, data_dir):
-    """An event written by another version of the rules that this one refuses."""
+    """An event written by another version of the rules that this one refuses (its checksum
+    chain is whole: resealed as that version would have written it)."""
     play(session, solo(), card("imp", "yellow", 1, slot="yellow.1"))
     session.close()
     db = sqlite3.connect(data_dir / "journal.sqlite3")
@@ -160,6 +161,8 @@ def test_a_journal_the_rules_can_no_longer_replay_is_named(session, data_dir):
     db.execute("UPDATE events SET body = ? WHERE type = 'card'", (body,))
     db.commit()
     db.close()
+    Journal(data_dir / "journal.sqlite3").reseal()
     with pytest.raises(StoreError) as error:
         Session(data_dir)
-    assert "journal.sqlite3" in str(error.value) and "cannot be replayed" in str(error.value)
+    assert error.value.key == "store.needs_repair"
+    assert error.value.params["seq"] == 2 and "journal.sqlite3" in error.value.params["path"]

@@ -13,13 +13,14 @@ from flask import Flask
 from companion.engine import Session
 from companion.simulator import Simulator
 
-from . import api, definitions, errors, history, host, openapi, pages, roles, security
+from . import api, definitions, errors, history, host, link, openapi, pages, preview, roles
 from .auth import HostSessions, LoginLimiter, PinStore, RoleTokens, SetupCode
 from .box import bp as box_bp
 from .compress import gzip_response
 from .config import WebConfig
 from .context import EXTENSION, Box, Companion, NoBox
 from .hub import Hub
+from .security import install as install_security
 
 __all__ = ["Box", "WebConfig", "create_app"]
 
@@ -47,11 +48,11 @@ def create_app(session: Session, config: WebConfig | None = None,
         limiter=LoginLimiter(config.login_attempts, config.login_window),
         simulator=Simulator(session, config.seed) if config.simulate else None,
         box=box or NoBox(), roles=RoleTokens(), setup=SetupCode(pins))
-    for module in (api, definitions, host, history, openapi, pages, roles):
+    for module in (api, definitions, host, history, link, openapi, pages, preview, roles):
         app.register_blueprint(module.bp)
     app.register_blueprint(box_bp)
     app.after_request(host.attach_csrf)
     app.after_request(gzip_response)
     errors.install(app)
-    security.install(app, config.hosts)
+    install_security(app, config.hosts)
     return app

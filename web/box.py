@@ -49,8 +49,9 @@ def enroll() -> Response:
     uid = box.pending_tag()
     if uid is None:
         raise ApiError(409, "tags.none_pending")
-    if session.expects().kind == "card":
-        session.submit({"type": "card", "id": card}, source="web")
+    template = session.expects().template("card")
+    if template is not None:
+        session.submit(template.fill(card), source="web")
     elif card not in known_ids(session):
         raise ApiError(422, "tags.unknown_card", card=card)
     box.enroll(card)  # when the card was given, the table may have named the tag already

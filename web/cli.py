@@ -10,6 +10,7 @@ from typing import Any
 
 from companion import config as settings
 from companion.engine import Message
+from companion.engine.lock import writer_lock
 from companion.i18n import LANGUAGES, render
 
 from .auth import PinError, PinStore, check_pin_format
@@ -26,6 +27,11 @@ def cmd_pin(args: argparse.Namespace) -> int:
     """Choose a new host PIN (typed twice, never echoed); logged-in hosts must log in again."""
     table = texts(args.lang or settings.load()["general"]["language"])
     data_dir = settings.data_paths(args.data_dir).root
+    with writer_lock(data_dir):  # a running companion holds the PIN: refused, naming it
+        return _choose_pin(table, data_dir)
+
+
+def _choose_pin(table: dict[str, str], data_dir: Path) -> int:
     first = _read_pin(render(Message("run.pin_prompt"), texts=table))
     if _read_pin(render(Message("run.pin_again"), texts=table)) != first:
         print(render(Message("run.pin_mismatch"), texts=table), file=sys.stderr)

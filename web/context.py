@@ -37,6 +37,9 @@ class Box(Protocol):
     def enroll(self, card: str) -> None:
         """Remember that the waiting tag stands for ``card``."""
 
+    def preview(self) -> bytes | None:
+        """What the camera sees, with the dice found, as a JPEG (None: no camera or no frame)."""
+
 
 class NoBox:
     """The box of an app given none (tests, a page without a table): nothing runs."""
@@ -58,6 +61,10 @@ class NoBox:
 
     def enroll(self, card: str) -> None:
         """Never called: no tag is waiting."""
+
+    def preview(self) -> bytes | None:
+        """No camera."""
+        return None
 
 
 @dataclass

@@ -16,7 +16,6 @@ listed as ``skipped``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from importlib import import_module
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
@@ -24,6 +23,7 @@ from flask import Blueprint, Response, jsonify, request
 from companion.engine import Game, find_game
 from companion.engine.events import Checker, Schema, boolean, text
 
+from .catalogs import game_list
 from .context import current
 
 bp = Blueprint("definitions", __name__)
@@ -123,8 +123,7 @@ def fields(schema: Schema) -> Description:
 def kinds(game: Game) -> list[Description]:
     """Every kind the owner may teach in ``game``, with its fields, in the game's order (a list:
     JSON objects are sent with sorted keys)."""
-    catalog = import_module(type(game).__module__.rpartition(".")[0] + ".catalog").CATALOG
-    return [{"kind": kind, **fields(schema)} for kind, schema in catalog.schemas.items()]
+    return [{"kind": kind, **fields(schema)} for kind, schema in game.capabilities.schemas.items()]
 
 
 @bp.get("/api/definitions")
@@ -132,5 +131,5 @@ def definitions() -> Response:
     """The kinds and fields ``?game=`` (default: the game on the table) lets the owner teach."""
     session = current().session
     game = find_game(request.args.get("game") or (session.game.id if session.game
-                                                   else "last-bastion"))
+                                                   else game_list()[0]))
     return jsonify({"game": game.id, "kinds": kinds(game)})

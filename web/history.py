@@ -22,7 +22,7 @@ bp = Blueprint("history", __name__)
 def series(game: Game, frames: list[Frame]) -> dict[str, Any]:
     """The game's charts, turn by turn: per chart title (a message key), the turns, each line's
     values at the end of each turn and the chart's top; empty for a game without ``tally``."""
-    tally = getattr(game, "tally", None)
+    tally = game.capabilities.tally
     if tally is None or not frames:
         return {}
     by_turn: dict[int, Tally] = {}

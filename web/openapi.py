@@ -23,8 +23,8 @@ def _errors(*codes: int) -> dict[str, Any]:
                     "text length), event refused as malformed, or a Host not this machine's",
                401: "wrong PIN or setup code",
                403: "not a host, or CSRF token missing, used or unknown, or another site",
-               404: "unknown game or action",
-               409: "stale version, PIN state conflict, or no unknown tag waiting",
+               404: "unknown game or action, no link or no camera frame",
+               409: "stale version, PIN state conflict, no unknown tag waiting, or no voice",
                413: "body too large", 415: "body is not application/json",
                422: "the rules refuse the event now, or the card is unknown",
                429: "too many PIN attempts (Retry-After says how long to wait)",
@@ -171,6 +171,25 @@ DOCUMENT: dict[str, Any] = {
                 "uid": {"type": "string"}, "card": {"type": "string"},
                 "version": {"type": "integer"}}}, "enrolled"),
                 **_errors(400, 403, 409, 415, 422)}}},
+        "/api/link": {"get": {
+            "summary": "Where phones open the page: its LAN URLs (best first), its mDNS URL "
+                       "(\"\" until announced) and a QR code (SVG) of the first URL",
+            "security": HOST_READ,
+            "responses": {"200": _json({"type": "object", "properties": {
+                "urls": {"type": "array", "items": {"type": "string"}},
+                "local": {"type": "string"}, "qr": {"type": "string"}}}, "the link"),
+                **_errors(403, 404)}}},
+        "/api/link/say": {"post": {
+            "summary": "Say the page's address aloud", "security": HOST,
+            "requestBody": _body({"type": "object", "additionalProperties": False}),
+            "responses": {"200": _json({"type": "object", "properties": {
+                "said": {"type": "object"}}}, "said"), **_errors(403, 404, 409)}}},
+        "/api/preview.jpg": {"get": {
+            "summary": "The camera's last frame with a box round each die found (refresh it "
+                       "every second to aim the camera)",
+            "security": HOST_READ,
+            "responses": {"200": {"description": "JPEG", "content": {"image/jpeg": {}}},
+                          **_errors(403, 404)}}},
         "/api/history": {"get": {"summary": "Every game, newest first, with score sheet and "
                                             "turn-by-turn series; the current game's history",
                                  "responses": {"200": _json({"type": "object"}, "games")}}},

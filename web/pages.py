@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from flask import Blueprint, Response, abort, render_template, send_file
 
-from flask import Blueprint, render_template
-
-from companion.engine import installed_games
+from companion.engine import RuleError, find_game, installed_games
 from companion.i18n import LANGUAGES
 
 from .catalogs import game_list
@@ -14,7 +12,6 @@ from .context import current, request_lang
 from .texts import texts
 
 bp = Blueprint("pages", __name__)
-RENDERERS = Path(__file__).parent / "static" / "games"
 PAGE_KEYS = ("name.", "ui.", "hint.")
 
 
@@ -39,5 +36,18 @@ def index() -> str:
     """The live dashboard (host controls appear after the PIN login)."""
     games = game_list()
     return render_template("index.html", texts=page_texts(), lang=request_lang(), games=games,
-                           renderers=[g for g in games if (RENDERERS / f"{g}.js").exists()],
+                           renderers=[g for g in games
+                                      if find_game(g).capabilities.page is not None],
                            simulate=current().simulator is not None)
+
+
+@bp.get("/games/<game_id>.js")
+def game_page(game_id: str) -> Response:
+    """The script that draws a game's table, from the game's own folder (its ``page``)."""
+    try:
+        page = find_game(game_id).capabilities.page
+    except RuleError:
+        abort(404)
+    if page is None:
+        abort(404)
+    return send_file(page, mimetype="text/javascript", max_age=300)

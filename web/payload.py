@@ -3,18 +3,11 @@ and the combat helper; built once per accepted event and shared by every stream.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from companion.engine import Expectation, Game, Message, Update
-from companion.games.last_bastion import odds
 
 from .texts import all_texts, say
-
-HELPERS: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {
-    "last-bastion": odds.helper,
-}
-"""Per game, the function giving the dice helper (exact odds, advice) for a state."""
 
 NO_GAME = Expectation("setup", ("setup",), Message("expect.setup"))
 
@@ -31,7 +24,7 @@ def describe(game: Game | None, state: dict[str, Any] | None, version: int) -> d
     view = game.view(state)
     view["version"] = version
     message = view["expects"].get("message")
-    helper = HELPERS.get(game.id)
+    helper = game.capabilities.helper
     return {"version": version, "view": view,
             "texts": {"expects": say(message, catalogs) if message else None,
                       "prompts": [say(p, catalogs) for p in view.get("prompts", [])],

@@ -7,9 +7,10 @@ it). A new token replaces the previous one. ``GET /api/role`` gives the role's o
 ``POST /api/role/events`` submits the role's own decisions. Nothing of the role's view ever goes
 to the shared stream or to the host's responses.
 
-A game with secret roles says so itself: ``roles`` (their names), ``role_view(role, state)`` and
-``check_role(role, state, event)``, which raises a RuleError naming the rule when an event is not
-the role's to send now (answered 403: e.g. the Titan's phone paying for the heroes).
+A game with secret roles declares them in its capabilities (:class:`companion.engine.Roles`):
+their names, the view each one sees, and the check that raises a RuleError naming the rule when
+an event is not the role's to send now (answered 403: e.g. the Titan's phone paying for the
+heroes).
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ bp = Blueprint("roles", __name__)
 
 def _roles_now() -> tuple[str, ...]:
     game = current().session.game
-    return tuple(getattr(game, "roles", ())) if game is not None else ()
+    roles = game.capabilities.roles if game is not None else None
+    return roles.names if roles is not None else ()
 
 
 def require_role() -> str:
@@ -59,7 +61,7 @@ def own_view() -> Response:
     language."""
     role = require_role()
     session = current().session
-    view = session.game.role_view(role, session.state)
+    view = session.game.capabilities.roles.view(role, session.state)
     catalogs = all_texts(session.game, session.state)
     message = view["expects"].get("message")
     return jsonify({"role": role, "version": session.version, "view": view, "texts": {
@@ -83,7 +85,7 @@ def role_event() -> Response:
         if name in data["event"]:
             raise ApiError(400, "request.reserved_field", field=name)
     try:
-        session.game.check_role(role, session.state, event)
+        session.game.capabilities.roles.check(role, session.state, event)
     except RuleError as error:
         raise ApiError(403, error.key, **error.params) from None
     step = session.submit(event, source="web", based_on=version)

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .capabilities import Capabilities
 from .errors import RuleError
 from .events import Checker, Field, Schema, mapping, one_of, text, validate
 from .messages import Outcome
@@ -91,6 +92,7 @@ class OwnerTaught:
     """The :class:`~.game.Game` methods of a game whose definitions are its ``catalog``."""
 
     catalog: Catalog
+    capabilities = Capabilities()
 
     def known_definitions(self, owner: Mapping[str, Any]) -> Definitions:
         """The package's definitions completed by the owner's, by kind and id."""

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from .errors import StoreError
+from .files import write_atomic
 from .paths import DataPaths
 
 
@@ -16,7 +16,10 @@ class DefinitionStore:
     """A JSON file per game mapping kind -> id -> definition, written atomically.
 
     The package ships what the rulebooks state; what the owner reads off their own cards lives
-    here, so that an upgrade never overwrites it and a new game starts with all of it.
+    here, so that an upgrade never overwrites it and a new game starts with all of it. What a
+    ``teach`` event taught is first committed in the journal with the event (its ``learned``
+    table), then written here; the session brings this file up to date from the journal when it
+    opens, so a crash or a full disk between the two never loses a taught definition.
     """
 
     def __init__(self, data_dir: Path, game_id: str) -> None:
@@ -29,21 +32,26 @@ class DefinitionStore:
         except FileNotFoundError:
             return {}
         except OSError as exc:
-            raise StoreError(f"{self.path}: cannot be read ({exc.strerror})") from None
+            raise StoreError("store.unreadable", path=str(self.path),
+                             detail=exc.strerror) from None
         try:
             data = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise StoreError(
-                f"{self.path}: not valid JSON (line {exc.lineno}: {exc.msg}); fix or move it"
-            ) from None
+            raise StoreError("store.definitions_json", path=str(self.path), line=exc.lineno,
+                             detail=exc.msg) from None
         if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
-            raise StoreError(f"{self.path}: expected an object of kinds; fix or move it")
+            raise StoreError("store.definitions_shape", path=str(self.path))
         return data
 
     def save(self, kind: str, item_id: str, definition: dict[str, Any]) -> None:
         """Add or replace one definition."""
+        self.save_all([(kind, item_id, definition)])
+
+    def save_all(self, items: Iterable[tuple[str, str, dict[str, Any]]]) -> None:
+        """Add or replace several definitions (kind, id, definition) in one write."""
         data = self.load()
-        data.setdefault(kind, {})[item_id] = definition
+        for kind, item_id, definition in items:
+            data.setdefault(kind, {})[item_id] = definition
         self._write(data)
 
     def forget(self, kind: str, item_id: str) -> bool:
@@ -56,10 +64,4 @@ class DefinitionStore:
         return True
 
     def _write(self, data: dict[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-", suffix=".json")
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(data, out, ensure_ascii=False, indent=2, sort_keys=True)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, self.path)
+        write_atomic(self.path, json.dumps(data, ensure_ascii=False, indent=2, sort_keys=True))

@@ -1,4 +1,4 @@
-"""The two ways the engine says no: a refused event and an unusable journal."""
+"""The two ways the engine says no: a refused event and an unusable data directory."""
 
 from __future__ import annotations
 
@@ -25,4 +25,19 @@ class RuleError(Exception):
 
 
 class StoreError(Exception):
-    """A file of the data directory is unusable (corrupt, foreign, unreadable); left as it was."""
+    """A file of the data directory is unusable (corrupt, foreign, unreadable, busy, full);
+    nothing was written.
+
+    Like :class:`RuleError` it carries a message key (``store.*``) and parameters, so the
+    terminal, the page and ``companion doctor`` say what is wrong, and the way out, in the
+    user's language.
+    """
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+    def __str__(self) -> str:
+        details = ", ".join(f"{name}={value!r}" for name, value in self.params.items())
+        return f"{self.key} ({details})" if details else self.key

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from .capabilities import Capabilities
 from .errors import RuleError
 from .events import Event, Schema
 from .messages import Expectation, Message, Prompt
@@ -53,14 +52,14 @@ class Game(Protocol):
 
     ``events`` maps each event type the game accepts (``undo`` is the session's) to the schema of
     its fields. ``messages_dir`` holds the game's ``en.json`` and ``fr.json`` message catalogs.
-    A game may also offer ``names(lang, state)`` (how its ids read), ``tally(state) -> Tally``
-    (its history charts) and, for players who see more than the table, ``roles`` with
-    ``role_view(role, state)`` and ``check_role(role, state, event)`` (web/roles.py).
+    Everything else a game offers (a dice helper, charts, secret roles, its page renderer...) it
+    declares in ``capabilities`` (:class:`~.capabilities.Capabilities`).
     """
 
     id: str
     events: Mapping[str, Schema]
     messages_dir: Path
+    capabilities: Capabilities
 
     def setup(self, options: dict[str, Any]) -> Step:
         """Start a game from the ``setup`` event's fields (raise RuleError if they are wrong)."""
@@ -72,7 +71,8 @@ class Game(Protocol):
         """What the dashboard and ``--json`` output show; JSON-ready."""
 
     def expects(self, state: dict[str, Any]) -> Expectation:
-        """What the table must provide next."""
+        """What the table must provide next: complete event templates whose blanks the sensors
+        or the phone fill, and the event of the "next" button."""
 
     def known_definitions(self, owner: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         """The package's definitions completed by the owner's, by kind and id."""
@@ -92,14 +92,12 @@ def check_accepted(state: Mapping[str, Any], event: Event, expected: tuple[str, 
         raise RuleError("event.not_expected", event=event.type, expected=list(expected))
 
 
-@cache
 def installed_games() -> dict[str, Game]:
-    """Every game registered under the ``companion.games`` entry-point group, by id."""
-    games: dict[str, Game] = {}
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        game = point.load()
-        games[game.id] = game
-    return games
+    """Every game registered under the ``companion.games`` entry-point group that loads, by id
+    (a broken plugin is set aside: see :mod:`.registry`)."""
+    from .registry import registry  # the registry imports this module
+
+    return registry().games
 
 
 def find_game(game_id: Any, games: Mapping[str, Game] | None = None) -> Game:

@@ -1,21 +1,32 @@
-"""The SQLite event log: the single source of truth, one transaction per accepted event."""
+"""The SQLite event log: the single source of truth, one transaction per accepted event.
+
+Besides the events it holds, in the same transactions, what the events taught (``learned``,
+from which the ``definitions/`` files are rebuilt), how far each derived file has caught up
+(``derived``), and the events a repair set aside (``set_aside``: never deleted). Every event row
+carries its link of the checksum chain (:mod:`.chain`).
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .chain import GENESIS, Head, HeadFile, link
 from .errors import StoreError
 from .events import Event
+from .files import storage_error, sync_dir, temp_path
 
 APPLICATION_ID = 0x54436D70  # "TCmp": marks the file as a Table Companion journal
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 
-_SCHEMA = """
+_EVENTS = """
 CREATE TABLE games (
     id INTEGER PRIMARY KEY,
     game TEXT NOT NULL,
@@ -34,6 +45,36 @@ CREATE TABLE events (
 );
 CREATE INDEX events_by_game ON events (game_id, seq);
 """
+
+_VERSION_2 = """
+ALTER TABLE events ADD COLUMN chain TEXT;
+CREATE TABLE learned (
+    seq INTEGER NOT NULL,
+    game TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    item TEXT NOT NULL,
+    body TEXT NOT NULL
+);
+CREATE INDEX learned_by_seq ON learned (seq);
+CREATE TABLE derived (name TEXT PRIMARY KEY, seq INTEGER NOT NULL);
+CREATE TABLE set_aside (
+    seq INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    body TEXT NOT NULL,
+    source TEXT NOT NULL,
+    at REAL NOT NULL,
+    label TEXT,
+    chain TEXT,
+    reason TEXT NOT NULL,
+    moved REAL NOT NULL
+);
+"""
+
+_ROW = "seq, game_id, type, body, source, at, label"
+
+Learned = tuple[str, str, dict[str, Any]]
+"""One definition an event taught: kind, id, definition."""
 
 
 @dataclass(frozen=True)
@@ -57,57 +98,143 @@ class GameRecord:
     summary: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class ChainBreak:
+    """Where the checksum chain stops matching: ``seq`` is the first row that does not match
+    (``None`` when the rows match but the head shows later events that are gone)."""
+
+    seq: int | None
+    last_seq: int
+    head_seq: int | None
+
+
+SET_ASIDE = "set_aside"
+"""The status of a game whose every event, setup included, a repair set aside."""
+
+
 class Journal:
     """An append-only log of events in a SQLite file (WAL, ``synchronous=FULL``).
 
     ``append`` returns only after the transaction has committed, so an acknowledged event
-    survives a power cut. A file that is not a journal is refused and never written to.
+    survives a power cut. A file that is not a journal (foreign, empty, damaged) is refused and
+    never written to. A ``readonly`` journal (the reading commands: ``history``, ``doctor``,
+    ``backup``) never writes: it does not migrate an older format, and creates a missing file
+    only when told to (``create``: a reading session on a fresh data directory).
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, readonly: bool = False, create: bool | None = None) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        existed = self.path.exists() and self.path.stat().st_size > 0
+        self.readonly = readonly
+        self.head_file = HeadFile(self.path.with_suffix(".head"))
+        if not self.path.exists() and (not readonly if create is None else create):
+            self._create()
+        self._check_file()
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._check_or_create(existed)
+            self._db = self._connect()
+            self.version = self._check_format()
+            if not readonly:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=FULL")
+                self._db.execute("PRAGMA foreign_keys=ON")
+                if self.version < SCHEMA_VERSION:
+                    self._migrate()
         except sqlite3.DatabaseError as exc:
-            raise StoreError(
-                f"{self.path}: not a usable journal ({exc}); it was left untouched"
-            ) from None
-
-    def _check_or_create(self, existed: bool) -> None:
-        app_id = self._db.execute("PRAGMA application_id").fetchone()[0]
-        if existed and app_id != APPLICATION_ID:
-            self._db.close()
-            raise StoreError(
-                f"{self.path}: this SQLite file is not a Table Companion journal; "
-                "it was left untouched (choose another --data-dir or move the file)"
-            )
-        if existed:
-            problem = self._db.execute("PRAGMA quick_check").fetchone()[0]
-            if problem != "ok":
+            with contextlib.suppress(AttributeError):
                 self._db.close()
-                raise StoreError(f"{self.path}: the journal is damaged ({problem}); left untouched")
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        if not existed:
-            with self._transaction():
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        self._db.execute(statement)
-                self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-                self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
-        if version != SCHEMA_VERSION:
+            raise StoreError("store.not_journal", path=str(self.path), detail=str(exc)) from None
+        self._head = self._last_link()
+
+    # -- opening -------------------------------------------------------------------------------
+
+    def _create(self) -> None:
+        """A new journal is built under a temporary name and linked into place: a crash while
+        it is made never leaves an empty or half-made journal, and two openers never both
+        create one."""
+        tmp = temp_path(self.path)
+        tmp.unlink(missing_ok=True)
+        try:
+            db = sqlite3.connect(tmp, isolation_level=None)
+            db.execute("BEGIN")
+            for statement in (_EVENTS + _VERSION_2).split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            db.execute("COMMIT")
+            db.execute("PRAGMA journal_mode=WAL")
+            db.close()
+            fd = os.open(tmp, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            try:
+                os.link(tmp, self.path)
+            except FileExistsError:
+                pass  # another process made it first: use theirs
+            else:
+                self.head_file.write(None)  # a head left by a journal moved away is not ours
+                self.head_file.close()
+            sync_dir(self.path.parent)
+        except (OSError, sqlite3.Error) as exc:
+            raise storage_error(exc, self.path) from None
+        finally:
+            tmp.unlink(missing_ok=True)
+
+    def _connect(self) -> sqlite3.Connection:
+        """The connection; on a read-only file system (a card mounted read-only, a full disk
+        remounted by the kernel) a reader opens the file as immutable: SQLite could not create
+        the WAL index it needs otherwise, and nobody can write there."""
+        uri = f"file:{self.path}?mode={'ro' if self.readonly else 'rw'}"
+        if self.readonly and os.statvfs(self.path.parent).f_flag & os.ST_RDONLY:
+            uri += "&immutable=1"
+        return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+
+    def _check_file(self) -> None:
+        if not self.path.exists():
+            raise StoreError("store.no_journal", path=str(self.path))
+        if not self.path.is_file():
+            raise StoreError("store.not_journal", path=str(self.path), detail="not a file")
+        if self.path.stat().st_size == 0:
+            raise StoreError("store.empty", path=str(self.path))
+
+    def _check_format(self) -> int:
+        app_id = self._db.execute("PRAGMA application_id").fetchone()[0]
+        if app_id != APPLICATION_ID:
             self._db.close()
-            raise StoreError(f"{self.path}: journal format {version} is not supported")
+            raise StoreError("store.foreign", path=str(self.path))
+        problem = self._db.execute("PRAGMA quick_check").fetchone()[0]
+        if problem != "ok":
+            self._db.close()
+            raise StoreError("store.damaged", path=str(self.path), detail=problem)
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version not in READABLE_VERSIONS:
+            self._db.close()
+            raise StoreError("store.format", path=str(self.path), version=version)
+        return version
+
+    def _migrate(self) -> None:
+        """Format 1 to 2: the chain computed for the existing rows, the new tables; the
+        definitions file counts as up to date with what format 1 wrote."""
+        with self._transaction():
+            for statement in _VERSION_2.split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
+            self._reseal(0)
+            self._db.execute("INSERT INTO derived (name, seq) VALUES ('definitions', ?)",
+                             (self.last_seq(),))
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self.version = SCHEMA_VERSION
 
     def _transaction(self) -> _Transaction:
-        return _Transaction(self._db)
+        if self.readonly:
+            raise StoreError("store.read_only", path=str(self.path))
+        return _Transaction(self._db, self.path)
 
-    def start_game(self, game: str, event: Event, label: dict | None, summary: dict) -> Entry:
+    # -- writing -------------------------------------------------------------------------------
+
+    def start_game(self, game: str, event: Event, label: dict | None, summary: dict,
+                   learned: Sequence[Learned] = ()) -> Entry:
         """Record a new game and its setup event in one transaction."""
         with self._transaction():
             cur = self._db.execute(
@@ -115,31 +242,158 @@ class Journal:
                 (game, event.at, summary.get("status", "playing"), json.dumps(summary)),
             )
             game_id = cur.lastrowid
-            seq = self._insert(game_id, event, label)
-        return Entry(seq, game_id, event, label)
+            head = self._insert(game_id, event, label, game, learned)
+        self._acknowledge(head)
+        return Entry(head.seq, game_id, event, label)
 
-    def append(self, game_id: int, event: Event, label: dict | None, summary: dict) -> Entry:
-        """Record one event of a game and its new summary in one transaction."""
+    def append(self, game_id: int, event: Event, label: dict | None, summary: dict,
+               learned: Sequence[Learned] = (), game: str = "") -> Entry:
+        """Record one event of a game, what it taught and the game's new summary in one
+        transaction."""
         with self._transaction():
-            seq = self._insert(game_id, event, label)
+            head = self._insert(game_id, event, label, game, learned)
             self._db.execute(
                 "UPDATE games SET status = ?, summary = ? WHERE id = ?",
                 (summary.get("status", "playing"), json.dumps(summary), game_id),
             )
-        return Entry(seq, game_id, event, label)
+        self._acknowledge(head)
+        return Entry(head.seq, game_id, event, label)
 
-    def _insert(self, game_id: int, event: Event, label: dict | None) -> int:
+    def _insert(self, game_id: int, event: Event, label: dict | None, game: str,
+                learned: Sequence[Learned]) -> Head:
         body = json.dumps(event.fields, ensure_ascii=False, separators=(",", ":"))
+        label_text = None if label is None else json.dumps(label, ensure_ascii=False)
         cur = self._db.execute(
             "INSERT INTO events (game_id, type, body, source, at, label) VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, event.type, body, event.source, event.at,
-             None if label is None else json.dumps(label, ensure_ascii=False)),
+            (game_id, event.type, body, event.source, event.at, label_text),
         )
-        return cur.lastrowid
+        seq = cur.lastrowid
+        row = self._db.execute(f"SELECT {_ROW} FROM events WHERE seq = ?", (seq,)).fetchone()
+        digest = link(self._head.hash if self._head else GENESIS, row)
+        self._db.execute("UPDATE events SET chain = ? WHERE seq = ?", (digest, seq))
+        for kind, item, definition in learned:
+            self._db.execute(
+                "INSERT INTO learned (seq, game, kind, item, body) VALUES (?, ?, ?, ?, ?)",
+                (seq, game, kind, item, json.dumps(definition, ensure_ascii=False)))
+        return Head(seq, digest)
+
+    def _acknowledge(self, head: Head) -> None:
+        self._head = head
+        with contextlib.suppress(OSError):  # the head is a check; the event is committed
+            self.head_file.write(head)
+
+    def set_game(self, game_id: int, summary: dict[str, Any]) -> None:
+        """Rewrite a game's status and summary (after a repair shortened it)."""
+        with self._transaction():
+            self._db.execute("UPDATE games SET status = ?, summary = ? WHERE id = ?",
+                             (summary.get("status", "playing"), json.dumps(summary), game_id))
+
+    def set_aside(self, seqs: Sequence[int], reason: str, moved: float,
+                  whole_game: int | None = None) -> None:
+        """Move events out of the history into ``set_aside`` (kept, never deleted), then
+        reseal the chain after them; ``whole_game`` marks a game with no event left."""
+        if not seqs:
+            return
+        with self._transaction():
+            marks = ",".join("?" * len(seqs))
+            self._db.execute(
+                f"INSERT INTO set_aside ({_ROW}, chain, reason, moved) "
+                f"SELECT {_ROW}, chain, ?, ? FROM events WHERE seq IN ({marks})",
+                (reason, moved, *seqs))
+            self._db.execute(f"DELETE FROM events WHERE seq IN ({marks})", tuple(seqs))
+            if whole_game is not None:
+                self._db.execute("UPDATE games SET status = ? WHERE id = ?",
+                                 (SET_ASIDE, whole_game))
+            self._reseal(min(seqs))
+        self._acknowledge_last()
+
+    def reseal(self) -> None:
+        """Accept the journal as it is: recompute the whole chain and the head (after the
+        owner was told what a repair found)."""
+        with self._transaction():
+            self._reseal(0)
+        self._acknowledge_last()
+
+    def _reseal(self, start: int) -> None:
+        previous = self._db.execute(
+            "SELECT chain FROM events WHERE seq < ? ORDER BY seq DESC LIMIT 1", (start,)
+        ).fetchone()
+        digest = previous[0] if previous and previous[0] else GENESIS
+        rows = self._db.execute(
+            f"SELECT {_ROW} FROM events WHERE seq >= ? ORDER BY seq", (start,)).fetchall()
+        for row in rows:
+            digest = link(digest, row)
+            self._db.execute("UPDATE events SET chain = ? WHERE seq = ?", (digest, row[0]))
+
+    def _acknowledge_last(self) -> None:
+        head = self._last_link()
+        self._head = head
+        self.head_file.write(head)
+
+    def _last_link(self) -> Head | None:
+        if self.version < 2:
+            return None
+        row = self._db.execute(
+            "SELECT seq, chain FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        return Head(row[0], row[1] or GENESIS) if row else None
+
+    # -- checking ------------------------------------------------------------------------------
+
+    def check_chain(self) -> ChainBreak | None:
+        """Walk the chain and compare the head: the first row that does not match, or the
+        events that are gone, or None when the journal is whole."""
+        if self.version < 2:
+            return None
+        digest = GENESIS
+        last = 0
+        for *row, chain in self._db.execute(f"SELECT {_ROW}, chain FROM events ORDER BY seq"):
+            digest = link(digest, tuple(row))
+            if chain != digest:
+                return ChainBreak(row[0], self.last_seq(), None)
+            last = row[0]
+        head = self.head_file.read()
+        if head is not None and head.seq > last:
+            return ChainBreak(None, last, head.seq)
+        return None
+
+    # -- derived files -------------------------------------------------------------------------
+
+    def learned_since(self, name: str) -> list[tuple[int, str, str, str, dict[str, Any]]]:
+        """What the events taught after derived file ``name`` last caught up: seq, game, kind,
+        id, definition, oldest first."""
+        if self.version < 2:
+            return []
+        return [(seq, game, kind, item, json.loads(body)) for seq, game, kind, item, body in
+                self._db.execute(
+                    "SELECT seq, game, kind, item, body FROM learned WHERE seq > ? ORDER BY seq",
+                    (self.derived_seq(name),))]
+
+    def derived_seq(self, name: str) -> int:
+        """The newest event derived file ``name`` includes."""
+        if self.version < 2:
+            return 0
+        row = self._db.execute("SELECT seq FROM derived WHERE name = ?", (name,)).fetchone()
+        return row[0] if row else 0
+
+    def set_derived(self, name: str, seq: int) -> None:
+        """Record that derived file ``name`` now includes every event up to ``seq``.
+
+        Committed without waiting for the disk: should a power cut lose this mark, the file is
+        only written again from the journal (the same content) when a writer next opens it."""
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        try:
+            with self._transaction():
+                self._db.execute("INSERT INTO derived (name, seq) VALUES (?, ?) ON CONFLICT(name) "
+                                 "DO UPDATE SET seq = MAX(seq, excluded.seq)", (name, seq))
+        finally:
+            self._db.execute("PRAGMA synchronous=FULL")
+
+    # -- reading -------------------------------------------------------------------------------
 
     def games(self) -> list[GameRecord]:
-        """Every game of the journal, oldest first."""
-        rows = self._db.execute("SELECT id, game, started, status, summary FROM games ORDER BY id")
+        """Every game of the journal, oldest first (games a repair set aside whole left out)."""
+        rows = self._db.execute("SELECT id, game, started, status, summary FROM games "
+                                "WHERE status != ? ORDER BY id", (SET_ASIDE,))
         return [GameRecord(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
 
     def latest_game(self) -> GameRecord | None:
@@ -157,23 +411,86 @@ class Journal:
             event = Event(kind, json.loads(body), source, at)
             yield Entry(seq, game_id, event, None if label is None else json.loads(label))
 
+    def game_of(self, seq: int) -> int:
+        """The game an event belongs to."""
+        return self._db.execute("SELECT game_id FROM events WHERE seq = ?", (seq,)).fetchone()[0]
+
+    def first_seq(self, game_id: int) -> int | None:
+        """The sequence number of a game's first event still in the history."""
+        return self._db.execute("SELECT MIN(seq) FROM events WHERE game_id = ?",
+                                (game_id,)).fetchone()[0]
+
+    def set_aside_entries(self) -> list[tuple[int, int, str, str]]:
+        """The events a repair moved aside: seq, game, type, why."""
+        if self.version < 2:
+            return []
+        return list(self._db.execute(
+            "SELECT seq, game_id, type, reason FROM set_aside ORDER BY seq"))
+
     def last_seq(self) -> int:
         """The sequence number of the newest event, 0 if there is none."""
         return self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
 
+    def event_count(self) -> int:
+        """How many events the history holds."""
+        return self._db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+
+    def backup(self, target: Path) -> None:
+        """Copy the journal, consistent as of now, into ``target`` (SQLite's online backup:
+        safe while the companion writes) and flush it to disk."""
+        db = sqlite3.connect(target)
+        try:
+            self._db.backup(db)
+        finally:
+            db.close()
+        fd = os.open(target, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def replace_with(self, source: Journal) -> None:
+        """Make this journal a copy of ``source`` (restoring a backup; the caller holds the
+        writer lock), migrated to the current format, its head recorded."""
+        try:
+            source._db.backup(self._db)
+            self.version = self._check_format()
+            if self.version < SCHEMA_VERSION:
+                self._migrate()
+        except sqlite3.OperationalError as exc:
+            raise storage_error(exc, self.path) from None
+        self._acknowledge_last()
+
     def close(self) -> None:
         """Close the file."""
         self._db.close()
+        self.head_file.close()
 
 
 class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, rolled back on any error."""
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on any error; a failed write (full disk,
+    read-only file) becomes a StoreError naming the journal, and nothing was committed."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, path: Path) -> None:
         self._db = db
+        self._path = path
 
     def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise storage_error(exc, self._path) from None
 
     def __exit__(self, kind, exc, tb) -> None:
-        self._db.execute("ROLLBACK" if kind else "COMMIT")
+        try:
+            if kind is None:
+                self._db.execute("COMMIT")
+                return
+        except sqlite3.OperationalError as error:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+            raise storage_error(error, self._path) from None
+        with contextlib.suppress(sqlite3.Error):
+            self._db.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.OperationalError):
+            raise storage_error(exc, self._path) from None

@@ -51,13 +51,75 @@ class Prompt:
 
 
 @dataclass(frozen=True)
+class Blank:
+    """What the table fills in an event template, in the template's ``field``.
+
+    ``kind`` says who can fill it: ``dice`` (the faces of ``count`` dice of ``profile``, among
+    ``options`` when the game knows them; ``extra`` names further single-die fields the same
+    roll fills, such as a grey die), ``card`` (a card id, among ``options`` when the deck knows
+    what it can give), ``choice`` (one of ``options``) or ``form`` (fields the host types on the
+    phone).
+    """
+
+    kind: str
+    field: str | None = None
+    profile: str | None = None
+    count: int | None = None
+    options: list[Any] | None = None
+    extra: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The blank as a JSON-ready dict (unset parts left out)."""
+        data: dict[str, Any] = {"kind": self.kind}
+        for name in ("field", "profile", "count", "options"):
+            value = getattr(self, name)
+            if value is not None:
+                data[name] = copy.deepcopy(value)
+        if self.extra:
+            data["extra"] = list(self.extra)
+        return data
+
+
+@dataclass(frozen=True)
+class Template:
+    """One event the table may send now: its type, the fields already fixed (a hero, a
+    profile...) and the blank a sensor or the phone fills (None: the event is complete).
+
+    Buttons, the camera, RFID readers, the simulator and the phone only fill blanks: which
+    event a roll or a swipe makes is the game's knowledge, never theirs.
+    """
+
+    type: str
+    fields: dict[str, Any] = field(default_factory=dict)
+    blank: Blank | None = None
+
+    def fill(self, value: Any = None, **extra: Any) -> dict[str, Any]:
+        """The event with the blank filled by ``value`` (and ``extra`` fields, such as a grey
+        die), as a JSON-ready dict."""
+        event = {"type": self.type, **copy.deepcopy(self.fields)}
+        if self.blank is not None and self.blank.field is not None:
+            event[self.blank.field] = value
+        event.update(extra)
+        return event
+
+    def to_json(self) -> dict[str, Any]:
+        """The template as a JSON-ready dict."""
+        data: dict[str, Any] = {"type": self.type, "fields": copy.deepcopy(self.fields)}
+        if self.blank is not None:
+            data["blank"] = self.blank.to_json()
+        return data
+
+
+@dataclass(frozen=True)
 class Expectation:
     """What the table must provide next.
 
     ``kind`` is one of ``setup``, ``card``, ``dice``, ``choice``, ``action`` (a free choice among
     the listed event types) or ``nothing`` (the game is over). ``events`` lists the event types
     the game accepts now; ``profile`` and ``count`` describe expected dice; ``options`` the legal
-    answers of a choice.
+    answers of a choice. ``templates`` are the complete events the table may send now, each with
+    the blank a sensor or the phone fills; ``next`` is the event the "next" button sends (the
+    suggestion the table confirms), or None when a person must decide.
     """
 
     kind: str
@@ -66,14 +128,23 @@ class Expectation:
     profile: str | None = None
     count: int | None = None
     options: list[Any] | None = None
+    templates: tuple[Template, ...] = ()
+    next: dict[str, Any] | None = None
+
+    def template(self, blank: str) -> Template | None:
+        """The first template whose blank is of kind ``blank`` (``dice``, ``card``...)."""
+        return next((t for t in self.templates if t.blank is not None and t.blank.kind == blank),
+                    None)
 
     def to_json(self) -> dict[str, Any]:
         """The expectation as a JSON-ready dict."""
         data: dict[str, Any] = {"kind": self.kind, "events": list(self.events)}
         if self.message is not None:
             data["message"] = self.message.to_json()
-        for name in ("profile", "count", "options"):
+        for name in ("profile", "count", "options", "next"):
             value = getattr(self, name)
             if value is not None:
                 data[name] = copy.deepcopy(value)
+        if self.templates:
+            data["templates"] = [t.to_json() for t in self.templates]
         return data

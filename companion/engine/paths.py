@@ -52,6 +52,22 @@ class DataPaths:
         return self.root / "definitions" / f"{game_id}.json"
 
     @property
+    def journal_head(self) -> Path:
+        """The newest event's number and checksum, to tell when the journal lost its tail
+        (beside any journal file, with its suffix ``.head``: see :mod:`.chain`)."""
+        return self.journal.with_suffix(".head")
+
+    @property
+    def lock(self) -> Path:
+        """Held (flock) by the one process writing this directory; says its pid and command."""
+        return self.root / "companion.lock"
+
+    @property
+    def backups(self) -> Path:
+        """Copies of the journal: at each game end, on demand, before a restore."""
+        return self.root / "backups"
+
+    @property
     def tags(self) -> Path:
         """RFID tag → card map."""
         return self.root / "tags.json"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -9,13 +10,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import backup
 from .definitions import DefinitionStore
 from .errors import RuleError, StoreError
 from .events import Event, Field, integer, validate
+from .files import check_writable, ensure_dir, sweep_temp
 from .game import Game, Step, find_game, installed_games
-from .journal import Entry, GameRecord, Journal
+from .journal import ChainBreak, Entry, GameRecord, Journal
+from .lock import DataLock
 from .messages import Expectation, Message
 from .paths import DataPaths
+
+log = logging.getLogger(__name__)
+
+DEFINITIONS = "definitions"
+"""The name of the derived definitions files in the journal's ``derived`` table."""
+REPLAY_ERRORS = (RuleError, KeyError, TypeError, ValueError, IndexError)
+"""What replaying an event written by other rules (or altered by hand) may raise."""
 
 UNDO_SCHEMA = {"steps": Field(integer(1), required=False), "to": Field(integer(1), required=False)}
 
@@ -42,20 +53,65 @@ class Update:
 Listener = Callable[[Update], None]
 
 
-def fold(game: Game, entries: Iterable[Entry]) -> list[Frame]:
-    """Replay a game's journal entries into its effective frames (undone events left out)."""
+@dataclass(frozen=True)
+class Replayed:
+    """A game's journal replayed: its effective frames up to the first event the rules refuse
+    (``refused``, with the ``error``), or all of them."""
+
+    frames: list[Frame]
+    refused: Entry | None = None
+    error: Exception | None = None
+
+    def problem(self, path: Path, game_id: int) -> StoreError:
+        """The refusal as the error that points to ``companion repair``."""
+        assert self.refused is not None
+        error = self.error
+        reason = (Message(error.key, error.params).to_json() if isinstance(error, RuleError)
+                  else f"{type(error).__name__}: {error}")
+        return StoreError("store.needs_repair", path=str(path), game=game_id,
+                          seq=self.refused.seq, event=self.refused.event.type, reason=reason)
+
+
+def replay(game: Game, entries: Iterable[Entry]) -> Replayed:
+    """Replay a game's journal entries into its effective frames (undone events left out),
+    stopping at the first event the rules refuse."""
     frames: list[Frame] = []
     for entry in entries:
         event = entry.event
-        if event.type == "setup":
-            options = {k: v for k, v in event.fields.items() if k != "game"}
-            frames = [Frame(entry.seq, event, game.setup(options).state, entry.label)]
-        elif event.type == "undo":
-            del frames[-undo_depth(frames, event.fields):]
-        else:
-            frames.append(Frame(entry.seq, event, game.apply(frames[-1].state, event).state,
-                                entry.label))
-    return frames
+        try:
+            if event.type == "setup":
+                options = {k: v for k, v in event.fields.items() if k != "game"}
+                frames = [Frame(entry.seq, event, game.setup(options).state, entry.label)]
+            elif event.type == "undo":
+                del frames[-undo_depth(frames, event.fields):]
+            else:
+                frames.append(Frame(entry.seq, event, game.apply(frames[-1].state, event).state,
+                                    entry.label))
+        except REPLAY_ERRORS as error:
+            return Replayed(frames, entry, error)
+    return Replayed(frames)
+
+
+def fold(game: Game, entries: Iterable[Entry]) -> list[Frame]:
+    """Replay a game's journal entries into its effective frames; raise the first refusal."""
+    replayed = replay(game, entries)
+    if replayed.error is not None:
+        raise replayed.error
+    return replayed.frames
+
+
+def summary_of(game: Game, state: dict[str, Any]) -> dict[str, Any]:
+    """What the journal keeps about how a game stands (its list of games shows it)."""
+    view = game.view(state)
+    return {key: view.get(key) for key in ("status", "reason", "score", "mode", "players")}
+
+
+def chain_problem(path: Path, broken: ChainBreak) -> StoreError:
+    """A broken checksum chain as the error that says what is wrong and the way out."""
+    if broken.seq is None:
+        return StoreError("store.tail_lost", path=str(path), last=broken.last_seq,
+                          head=broken.head_seq, first=broken.last_seq + 1)
+    return StoreError("store.chain_broken", path=str(path), seq=broken.seq)
 
 
 def undo_depth(frames: list[Frame], fields: Mapping[str, Any]) -> int:
@@ -81,24 +137,55 @@ class Session:
     Every event is validated against the game's schema, applied by the pure rules, written to the
     journal in its own committed transaction, and only then published to listeners. State is a fold
     of the journal: opening the same data directory again resumes exactly where it stopped.
+
+    A writing session holds the data directory's lock (:mod:`.lock`) from opening to
+    :meth:`close`: a second writer is refused with the process that holds it. On opening it
+    sweeps away temporary files a crash left, checks the checksum chain and that the current game
+    replays (else it refuses, pointing to ``companion repair``), and brings the derived
+    definitions files up to date. A ``readonly`` session (``history``) takes no lock and writes
+    nothing: it shows what replays and lists what is wrong in :attr:`problems`.
     """
 
     def __init__(
         self, data_dir: DataPaths | Path | str | None = None,
-        games: Mapping[str, Game] | None = None
+        games: Mapping[str, Game] | None = None, readonly: bool = False,
     ) -> None:
         self.paths = data_dir if isinstance(data_dir, DataPaths) else DataPaths.resolve(data_dir)
-        self.data_dir = self.paths.root
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.data_dir = ensure_dir(self.paths.root)
+        self.readonly = readonly
         self._games = dict(installed_games() if games is None else games)
-        self._journal = Journal(self.paths.journal)
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self.record: GameRecord | None = None
         self.game: Game | None = None
+        self.status: str | None = None
         self._frames: list[Frame] = []
-        self.version = self._journal.last_seq()
+        self.problems: list[StoreError] = []
+        self._writer = None if readonly else DataLock(self.data_dir)
+        try:
+            if not readonly:
+                sweep_temp(self.data_dir)
+            self._journal = Journal(self.paths.journal, readonly=readonly, create=True)
+            try:
+                self.version = self._journal.last_seq()
+                self._open()
+            except BaseException:
+                self._journal.close()
+                raise
+        except BaseException:
+            if self._writer is not None:
+                self._writer.release()
+            raise
+
+    def _open(self) -> None:
+        broken = self._journal.check_chain()
+        if broken is not None:
+            self.problems.append(chain_problem(self._journal.path, broken))
         self._resume()
+        if self.problems and not self.readonly:
+            raise self.problems[0]
+        if not self.readonly:
+            self.sync_definitions()
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -143,6 +230,34 @@ class Session:
         """The owner's definitions for a game."""
         return DefinitionStore(self.data_dir, game_id)
 
+    def owner_definitions(self, game_id: str) -> dict[str, dict[str, dict[str, Any]]]:
+        """Everything the owner taught for a game: the definitions file completed by what the
+        journal taught that the file does not hold yet (a write that failed after a commit)."""
+        data = self.definitions(game_id).load()
+        for _seq, game, kind, item, definition in self._journal.learned_since(DEFINITIONS):
+            if game == game_id:
+                data.setdefault(kind, {})[item] = definition
+        return data
+
+    def sync_definitions(self) -> bool:
+        """Write into ``definitions/`` what the journal taught that they do not hold yet; say
+        whether they are now up to date. A failure (full disk, read-only folder) is logged and
+        retried after the next event and on the next start: the journal keeps the truth."""
+        pending = self._journal.learned_since(DEFINITIONS)
+        if not pending:
+            return True
+        by_game: dict[str, list[tuple[str, str, dict[str, Any]]]] = {}
+        for _seq, game, kind, item, definition in pending:
+            by_game.setdefault(game, []).append((kind, item, definition))
+        try:
+            for game, items in by_game.items():
+                self.definitions(game).save_all(items)
+            self._journal.set_derived(DEFINITIONS, pending[-1][0])
+        except (OSError, StoreError) as error:
+            log.warning("definitions not yet written from the journal: %s", error)
+            return False
+        return True
+
     # -- writing -------------------------------------------------------------------------------
 
     def submit(self, event: Event | Mapping[str, Any], source: str | None = None,
@@ -177,25 +292,37 @@ class Session:
                           stamped.source, stamped.at)
             step = self.game.apply(self.state, clean)
             label = step.label.to_json() if step.label else None
-            entry = self._journal.append(self.record.id, clean, label, self._summary(step.state))
+            summary = self._summary(step.state)
+            self._check_storage()
+            entry = self._journal.append(self.record.id, clean, label, summary,
+                                         step.learned, self.game.id)
             self._frames.append(Frame(entry.seq, clean, step.state, label))
-            return self._accepted(entry, step)
+            return self._accepted(entry, step, summary)
+
+    def _check_storage(self) -> None:
+        """Refuse an event before it is written when the data directory cannot take it."""
+        if self.readonly:
+            raise StoreError("store.readonly_session", path=str(self.data_dir))
+        check_writable(self.data_dir)
 
     def _start(self, event: Event) -> Step:
         fields = dict(event.fields)
         game = find_game(fields.pop("game", None), self._games)
         if "definitions" not in fields:
-            fields["definitions"] = DefinitionStore(self.data_dir, game.id).load()
+            fields["definitions"] = self.owner_definitions(game.id)
         schema = game.events["setup"]
         clean = Event("setup", {"game": game.id, **validate("setup", fields, schema)},
                       event.source, event.at)
         step = game.setup({k: v for k, v in clean.fields.items() if k != "game"})
         label = step.label.to_json() if step.label else None
-        entry = self._journal.start_game(game.id, clean, label, self._summary(step.state, game))
+        summary = self._summary(step.state, game)
+        self._check_storage()
+        entry = self._journal.start_game(game.id, clean, label, summary, step.learned)
         self.game = game
         self.record = self._journal.latest_game()
+        self.status = None
         self._frames = [Frame(entry.seq, clean, step.state, label)]
-        return self._accepted(entry, step)
+        return self._accepted(entry, step, summary)
 
     def _undo(self, event: Event) -> Step:
         fields = validate("undo", event.fields, UNDO_SCHEMA)
@@ -205,25 +332,36 @@ class Session:
         clean = Event("undo", fields, event.source, event.at)
         label = Message("history.undo", {"count": steps, "labels": [f.label for f in undone]})
         step = Step(target.state, [Message("undo.done", {"count": steps})], [], label)
-        entry = self._journal.append(self.record.id, clean, label.to_json(),
-                                     self._summary(target.state))
+        summary = self._summary(target.state)
+        self._check_storage()
+        entry = self._journal.append(self.record.id, clean, label.to_json(), summary)
         del self._frames[-steps:]
-        return self._accepted(entry, step)
+        return self._accepted(entry, step, summary)
 
-    def _accepted(self, entry: Entry, step: Step) -> Step:
+    def _accepted(self, entry: Entry, step: Step, summary: dict[str, Any]) -> Step:
+        """The event is committed: from here on nothing may fail it. Derived files follow
+        (a failure is repaired from the journal later), a game that just ended is backed up,
+        and the listeners are told."""
         self.version = entry.seq
-        if step.learned and self.game is not None:
-            store = DefinitionStore(self.data_dir, self.game.id)
-            for kind, item_id, definition in step.learned:
-                store.save(kind, item_id, definition)
+        if step.learned:
+            self.sync_definitions()
+        ended = self.status == "playing" and summary.get("status") not in (None, "playing")
+        self.status = summary.get("status")
+        if ended:
+            try:
+                backup.rotate(self._journal, self.paths)
+            except (OSError, StoreError) as error:
+                log.warning("the backup at the end of game %s failed: %s", self.record.id, error)
         update = Update(entry.seq, entry.event, step)
         for listener in list(self._listeners):
-            listener(update)
+            try:
+                listener(update)
+            except Exception:  # a page, a voice or a LED must not fail a committed event
+                log.exception("a listener failed on event %s", entry.seq)
         return step
 
     def _summary(self, state: dict[str, Any], game: Game | None = None) -> dict[str, Any]:
-        view = (game or self.game).view(state)
-        return {key: view.get(key) for key in ("status", "reason", "score", "mode", "players")}
+        return summary_of(game or self.game, state)
 
     # -- resuming ------------------------------------------------------------------------------
 
@@ -232,14 +370,11 @@ class Session:
         if record is None:
             return
         game = find_game(record.game, self._games)
-        self.record, self.game = record, game
-        try:
-            self._frames = fold(game, self._journal.entries(record.id))
-        except (RuleError, KeyError, TypeError, ValueError) as error:  # written by other rules
-            raise StoreError(
-                f"{self._journal.path}: game {record.id} cannot be replayed by this version of "
-                f"{game.id} ({error}); the journal was left untouched"
-            ) from None
+        self.record, self.game, self.status = record, game, record.status
+        replayed = replay(game, self._journal.entries(record.id))
+        self._frames = replayed.frames
+        if replayed.refused is not None:
+            self.problems.append(replayed.problem(self._journal.path, record.id))
 
     def frames(self, game_id: int) -> list[Frame]:
         """The effective history of any game of the journal (the current one is not refolded)."""
@@ -259,5 +394,8 @@ class Session:
         return lambda: self._listeners.remove(listener)
 
     def close(self) -> None:
-        """Close the journal."""
+        """Close the journal and let another writer in."""
         self._journal.close()
+        if self._writer is not None:
+            self._writer.release()
+            self._writer = None

@@ -40,7 +40,7 @@ def catalog(lang: str, game: Game | None = None, state: Any = None) -> dict[str,
     texts = dict(_load(_HERE / f"{lang}.json"))
     if game is not None:
         texts.update(_load(Path(game.messages_dir) / f"{lang}.json"))
-        names = getattr(game, "names", None)
+        names = game.capabilities.names
         if names is not None:
             for key, value in names(lang, state).items():
                 texts[f"name.{key}"] = value

@@ -3,19 +3,40 @@ detection on their frames, a camera that disappears and comes back, and rolls tu
 for what is expected. Faces come from a labelled reader: reading them is vision's job (tested in
 tests/vision); here the question is when a roll is read and what it becomes."""
 
+import sys
+import time
+
 import cv2
 import hwtools
 import numpy as np
 import pytest
 from hwfakes import dice_video, labelled_roll
 
-from companion.engine import Expectation, Message
-from hardware.cameras import CameraError, EndOfStream, OpenCVCamera, PiCamera, ReplayCamera
+import hardware.build
+from companion import config as settings
+from companion.engine import Blank, Expectation, Message, Template
+from companion.speech import Announcer
+from hardware import MESSAGES_DIR, doctor
+from hardware.cameras import (
+    CameraError,
+    CameraLibraryError,
+    EndOfStream,
+    OpenCVCamera,
+    PiCamera,
+    ReplayCamera,
+)
 from hardware.dice import DiceWatcher, dice_record
 from hardware.status import Status
 from vision import Die, Roll
 
-D6 = Expectation("dice", ("dice",), profile="d6", count=3)
+
+def dice_expected(count: int) -> Expectation:
+    """A game waiting for ``count`` d6 dice in a ``dice`` event."""
+    return Expectation("dice", ("dice",), profile="d6", count=count,
+                       templates=(Template("dice", blank=Blank("dice", "faces", "d6", count)),))
+
+
+D6 = dice_expected(3)
 
 
 def labelled(*faces):
@@ -59,7 +80,7 @@ def test_a_folder_of_images_is_a_replay_too(tmp_path):
     while (frame := capture.read())[0]:
         cv2.imwrite(str(tmp_path / f"frame{index:03d}.png"), frame[1])
         index += 1
-    two = Expectation("dice", ("dice",), profile="d6", count=2)
+    two = dice_expected(2)
     records = run_watcher(ReplayCamera(tmp_path, realtime=False), lambda: two, labelled("2", "4"))
     assert records == [{"type": "dice", "faces": ["2", "4"], "source": "camera"}]
 
@@ -154,3 +175,72 @@ def test_a_failing_dice_reader_is_reported_and_the_camera_goes_on(tmp_path):
     assert status.text("dice-reader") == "reading failed (FileNotFoundError: no model)"
     assert status.snapshot("fr")["problems"] == {
         "Lecteur de dés": "la lecture a échoué (FileNotFoundError: no model)"}
+
+
+BROKEN_PICAMERA2 = {
+    # picamera2 from apt, built against the system's numpy, imported with pip's numpy 2
+    "numpy": 'raise ValueError("numpy.dtype size changed, may indicate binary '
+             'incompatibility. Expected 96 from C header, got 88 from PyObject")\n',
+    "missing": 'raise ModuleNotFoundError("No module named \'libcamera\'")\n',
+    "no camera": "class Picamera2:\n    def __init__(self):\n        raise IndexError("
+                 "'list index out of range')\n",
+    "odd": "class Picamera2:\n    def __init__(self):\n        raise KeyError('Model')\n",
+}
+
+
+@pytest.fixture(params=sorted(BROKEN_PICAMERA2))
+def broken_picamera2(request, tmp_path, monkeypatch):
+    """A real ``picamera2`` package on the path that fails the way it fails on a Pi."""
+    package = tmp_path / "site" / "picamera2"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(BROKEN_PICAMERA2[request.param])
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+    return request.param
+
+
+def test_any_failure_to_open_a_pi_camera_is_a_camera_error_with_the_fix(broken_picamera2):
+    with pytest.raises(CameraError) as raised:
+        PiCamera().open()
+    text = str(raised.value)
+    if broken_picamera2 in ("numpy", "missing"):
+        assert "picamera2 cannot be loaded" in text and "install.sh" in text
+        assert broken_picamera2 != "numpy" or "numpy.dtype size changed" in text
+    else:
+        assert "no Pi camera answers" in text and "ribbon" in text
+
+
+def test_a_camera_that_cannot_load_is_a_status_problem_said_once(broken_picamera2, tmp_path):
+    """Under ``run``: the page's status names the camera and the fix, the voice says it once
+    (however often the watcher retries), and the rest of the table keeps running."""
+    voice = hwtools.RecordingVoice()
+    announcer = Announcer(voice, "en", catalogs=[MESSAGES_DIR]).start()
+    session = hwtools.started_game(tmp_path / "data")
+    conf = tmp_path / "c.toml"
+    conf.write_text('[camera]\nkind = "picamera2"\n[speech]\nenabled = false\n')
+    table = hardware.build.start(session, settings.load([conf]), announcer, simulate=True)
+    watcher = next(s for s in table.sources if isinstance(s, DiceWatcher))
+    watcher.retry = 0.05
+    try:
+        assert hwtools.wait_until(lambda: "Pi camera" in table.status.problems)
+        time.sleep(0.3)  # several retries
+        problems = table.status.snapshot("en")["problems"]
+        assert "Pi camera" in problems
+        assert ("install.sh" in problems["Pi camera"]) or ("ribbon" in problems["Pi camera"])
+        assert announcer.wait_idle()
+        assert [text for text, _ in voice.lines] == [
+            "Pi camera: not working; the companion goes on without it."]
+        assert watcher._thread.is_alive()  # still retrying: a camera plugged in later works
+    finally:
+        table.stop()
+        announcer.stop()
+    checks = {c.name: c for c in doctor.run(settings.load([conf]), tmp_path)}
+    assert checks["camera"].ok is False and "Pi camera" in checks["camera"].detail
+    loading = broken_picamera2 in ("numpy", "missing")
+    assert ("install.sh" if loading else "ribbon") in checks["camera"].fix
+
+
+def test_an_opencv_that_cannot_load_is_a_camera_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "cv2", None)  # import cv2 fails
+    with pytest.raises(CameraLibraryError, match="camera 0 cannot be opened.*install.sh"):
+        OpenCVCamera(0).open()

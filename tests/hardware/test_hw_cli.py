@@ -82,7 +82,8 @@ def test_doctor_says_what_is_wrong_and_how_to_fix_it(tmp_path, capsys):
     assert checks["SPI"].ok is False and "do_spi" in checks["SPI"].fix
     assert checks["I2C"].ok is None
     assert checks["RFID reader"].ok is False and "never 5 V" in checks["RFID reader"].fix
-    assert checks["pins"].ok is False and "GPIO17 is given twice" in checks["pins"].detail
+    assert checks["config"].ok is False and "leds.red = 17: GPIO17 is already used by " \
+        "buttons.next" in checks["config"].detail
     assert checks["speech"].ok is None and checks["camera"].ok is None
     code, out, _ = run(capsys, "doctor", "--config", str(conf))
     assert code == 1 and "[FAIL] SPI" in out and "fix: sudo raspi-config nonint do_spi 0" in out
@@ -93,7 +94,8 @@ def test_doctor_passes_on_a_healthy_box(tmp_path, monkeypatch):
     chip = FakeMFRC522()
     monkeypatch.setattr("hardware.build.MFRC522", functools.partial(MFRC522, open_bus=chip))
     conf = tmp_path / "c.toml"
-    conf.write_text('[rfid]\nreader = "mfrc522"\n[speech]\nbackend = "espeak-ng"\n')
+    conf.write_text('[rfid]\nreader = "mfrc522"\n'
+                    '[speech]\nbackend = "espeak-ng"\ndevice = "null"\n')
     Status(tmp_path).tag_seen("04A1B2C3", "MFRC522 on /dev/spidev0.0")
     factory = MockFactory()
     checks = doctor.run(settings.load([conf]), tmp_path, dev=tmp_path, pin_factory=factory)

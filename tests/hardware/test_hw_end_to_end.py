@@ -83,7 +83,7 @@ def test_first_turn_at_the_box(tmp_path, monkeypatch, lang):
 
     said = [text for text, _ in voice.lines]
     results = [render(m, lang, session.game, step.state) for step in steps
-               for m in step.announcements if urgency(m.key) != CHATTER]
+               for m in step.announcements if urgency(m.key, session.game) != CHATTER]
     assert [t for t in said if t in results] == results          # every result, in order
     assert ("Victory" not in " ".join(said)) and any("Incube" in t for t in said)
     assert table.status.snapshot()["problems"] == {}
@@ -93,7 +93,7 @@ def test_missing_hardware_is_reported_once_and_the_rest_works(tmp_path):
     conf = tmp_path / "config.toml"
     conf.write_text('[rfid]\nreader = "pn532"\ni2c_bus = 97\n'
                     f'[camera]\nkind = "opencv"\npath = "{tmp_path / "no-webcam"}"\n'
-                    '[leds]\nred = false\n[buttons]\nroll = 99\n')
+                    '[leds]\nred = false\n[buttons]\nroll = 99\n[speech]\nvolume = 3.5\n')
     config = settings.load([conf])
     session = hwtools.started_game(tmp_path / "data")
     voice = hwtools.RecordingVoice()
@@ -104,6 +104,8 @@ def test_missing_hardware_is_reported_once_and_the_rest_works(tmp_path):
     assert hwtools.wait_until(lambda: len(problems) == 3)
     assert set(problems) == {"config", "PN532 at 0x24 on /dev/i2c-97",
                              f"camera {tmp_path / 'no-webcam'}"}
+    shown = table.status.snapshot("en")["problems"]["Configuration"]  # every problem, on the page
+    assert "buttons.roll = 99" in shown and "speech.volume = 3.5" in shown
     assert table.outputs == []               # the RGB LED lost a pin: no LEDs
     session.submit({"type": "card", "id": "incube"}, source="web")
     factory.pin(27).drive_low()              # the undo button still works

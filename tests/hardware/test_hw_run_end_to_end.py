@@ -86,13 +86,14 @@ class Host:
 
 def replayed_results(entries, lang: str, data_dir: Path) -> list[str]:
     """What the companion must have said for sure: every result and warning of the journaled
-    events (replayed in a fresh session), never the chatter a faster table may skip."""
+    events (replayed in a fresh session in ``data_dir``, never the user's own journal), never
+    the chatter a faster table may skip."""
     session = Session(data_dir)
     results = []
     for entry in entries:
         step = session.submit(entry.event.to_json() | {"source": entry.event.source})
         results += [render(m, lang, session.game, step.state) for m in step.announcements
-                    if urgency(m.key) != CHATTER]
+                    if urgency(m.key, session.game) != CHATTER]
     session.close()
     return results
 

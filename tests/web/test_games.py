@@ -46,8 +46,8 @@ def test_games_and_their_catalogs(viewer):
     assert viewer.get("/api/catalog?game=chess").status_code == 422
     page = viewer.get("/").get_data(as_text=True)
     for game in games:
-        assert f"/static/games/{game}.js" in page
-        assert viewer.get(f"/static/games/{game}.js").status_code == 200
+        assert f"/games/{game}.js" in page
+        assert viewer.get(f"/games/{game}.js").status_code == 200
 
 
 def test_simulator_rolls_any_profile_and_draws_from_any_deck(host, session):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from webtools import setup_event
 
-from companion.app import add_run_parser, page_url
+from companion.app import add_run_parser
 from companion.cli import main
 from companion.engine import RuleError, Session
 from companion.simulator import KeyboardTable, Simulator
@@ -102,7 +102,6 @@ def test_parsers_are_registered():
     args = parser.parse_args(["run", "--simulate", "--port", "0", "--lang", "fr"])
     assert args.simulate and args.port == 0 and args.lang == "fr" and args.host == "0.0.0.0"
     assert parser.parse_args(["pin"]).command == "pin"
-    assert page_url("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
 
 
 def test_pin_command_reads_twice_and_stores_a_hash(tmp_path, monkeypatch, capsys):

@@ -19,7 +19,9 @@ TITAN = "titan"
 ROLES = (TITAN,)
 TITAN_EVENTS = ("commit", "ability", "next", "resolve", "choose", "answer")
 """The events a Titan's phone may send (each further checked below)."""
-TITAN_TASKS = ("crush", "obstruct", "sudden_change", "frenzy", "mutilate")
+TITAN_CHOICES = ("crush", "obstruct", "sudden_change", "frenzy")
+"""The Titan's own choices (their options would tell the face-down card)."""
+TITAN_TASKS = (*TITAN_CHOICES, "mutilate")
 """The waiting choices that are the Titan's to make."""
 HOST_EVENTS = ("adjust", "teach", "undo", "setup")
 

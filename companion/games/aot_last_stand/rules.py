@@ -4,35 +4,38 @@ handlers of its events, step 6 (the heroes' dice) included."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from companion.engine import (
+    Blank,
+    Capabilities,
     Event,
     Expectation,
     Message,
     Prompt,
-    RuleError,
+    Roles,
     Step,
     Tally,
-    check_accepted,
+    Template,
 )
-from companion.engine.catalog import OwnerTaught, learn, localized, working_copy
+from companion.engine.catalog import localized
+from companion.engine.rules import RulesGame
 
 from . import board, steps, tactics
-from .adjust import on_adjust
-from .board import TITAN_LEVELS, TOWER_LEVELS, Out, State
-from .catalog import CATALOG, DATA, check_definition, merged
-from .dice import has_power, power_off, spend, spend_all
-from .effects import choose, effect_tasks, options, run
+from .board import Out, State
+from .catalog import CATALOG, DATA, FACES, merged
+from .dice import power_off
+from .effects import options, run
+from .handlers import HANDLERS
 from .notices import warnings
-from .roles import ROLES, check_titan
+from .roles import ROLES, TITAN_TASKS, check_titan
 from .schemas import EVENTS
 from .setup import initial_state
 
-ALWAYS = ("adjust", "teach", "top", "undo")
-STEP_EVENTS = {
+PHASE_EVENTS = {  # by step
     1: ("commit",),
     2: ("roll", "give", "next"),
     3: ("ability", "next"),
@@ -40,23 +43,34 @@ STEP_EVENTS = {
     5: ("resolve",),
     6: ("move", "melee", "cannon", "cycle", "search", "provide", "activate", "next"),
 }
-TITAN_CHOICES = ("crush", "obstruct", "sudden_change", "frenzy")
+PROFILE = "aot/hero"
 PROMPT_KEYS = {
     "strike": "prompt.strike", "crush": "prompt.crush", "obstruct": "prompt.obstruct",
     "sudden_change": "prompt.sudden_change", "frenzy": "prompt.frenzy",
     "mutilate": "prompt.mutilate", "heal_hero": "prompt.heal_hero",
 }
 
+#: Key prefixes of this game's warnings (see :class:`~companion.engine.Capabilities`).
+WARNINGS = ("hero.hurt",)
 
-class LastStand(OwnerTaught):
+
+class LastStand(RulesGame):
     """The rules of Attack on Titan: The Last Stand (Cryptozoic / Don't Panic Games, 2017)."""
 
     id = "aot-last-stand"
     catalog = CATALOG
     events = EVENTS
     messages_dir = Path(__file__).parent / "messages"
-    roles = ROLES
-    """The secret roles: a player whose own phone sees and sends more than the shared page."""
+    handlers = HANDLERS
+    anytime = ("adjust", "teach", "top")  # the Tactic pile's top may be named at any time
+
+    @cached_property
+    def capabilities(self) -> Capabilities:
+        """The charts, names, page, warnings and secret roles of this game: the Titan's player,
+        whose own phone sees and sends more than the shared page."""
+        return Capabilities(page=Path(__file__).parent / "page.js", tally=self.tally,
+                            names=self.names, schemas=CATALOG.schemas, warnings=WARNINGS,
+                            roles=Roles(ROLES, self.role_view, self.check_role))
 
     def setup(self, options: dict[str, Any]) -> Step:
         """Build the table from the setup event; the Titan commits its cards first."""
@@ -65,16 +79,15 @@ class LastStand(OwnerTaught):
         out.say("step.commit", round=1, hand=len(state["titan"]["hand"]))
         label = Message("history.setup", {"titan": state["titan"]["card"],
                                           "heroes": list(state["heroes"])})
-        return Step(state, out.messages, _prompts(state), label)
+        return Step(state, out.messages, self.prompts(state), label)
 
-    def apply(self, state: State, event: Event) -> Step:
-        """Apply one event to a copy of the state; the given state is never modified."""
-        check_accepted(state, event, self.expects(state).events, ALWAYS, ALWAYS)
-        new = working_copy(state)
-        out = Out()
-        HANDLERS[event.type](new, dict(event.fields), out)
-        advance(new, out)
-        return Step(new, out.messages, _prompts(new), out.label, out.learned)
+    def follow(self, state: State, out: Out) -> None:
+        """Go through the steps that need nothing from the table."""
+        advance(state, out)
+
+    def prompts(self, state: State) -> list[Prompt]:
+        """The questions waiting for a person: a printed effect, a choice, an unnamed Tactic."""
+        return [Prompt(**p) for p in _prompts_json(state)]
 
     def names(self, lang: str, state: State | None = None) -> dict[str, str]:
         """Display names for the message catalogs: Titans, Action and Tactic cards, heroes."""
@@ -179,35 +192,54 @@ def _expects(state: State, titan: bool) -> Expectation:
     if state["queue"]:
         task = state["queue"][0]
         if task["do"] == "text":
-            return Expectation("choice", ("answer",), Message("expect.answer"))
-        shown = titan or task["do"] not in (*TITAN_CHOICES, "mutilate")
+            answer = Template("answer", blank=Blank("form", "effects"))
+            return Expectation("choice", ("answer",), Message("expect.answer"),
+                               templates=(answer,), next=answer.fill([]))
+        shown = titan or task["do"] not in TITAN_TASKS
         if task["do"] in ("crush", "obstruct"):
             shown = True  # the heroes are no secret
+        choices = options(state, task) if shown else None
         return Expectation("choice", ("choose",), Message("expect.choose", {"choice": task["do"]}),
-                           options=options(state, task) if shown else None)
+                           options=choices,
+                           templates=(Template("choose", blank=Blank("form", options=choices)),))
     step = state["step"]
-    events = STEP_EVENTS[step]
+    events = PHASE_EVENTS[step]
     if step == 1:
         return Expectation("action", events, Message("expect.commit", {
-            "blind": state["titan"]["blind"]}))
+            "blind": state["titan"]["blind"]}), templates=_forms(events))
     if step == 2:
         waiting = [h for h, hero in state["heroes"].items() if not hero["rolled"]]
-        first = state["heroes"][waiting[0]] if waiting else None
+        count = DATA["dice_per_hero"] - state["heroes"][waiting[0]]["lost"] if waiting else None
+        rolls = tuple(Template("roll", {"hero": h}, Blank(
+            "dice", "faces", PROFILE, DATA["dice_per_hero"] - state["heroes"][h]["lost"],
+            list(FACES))) for h in waiting)
         return Expectation("dice", events, Message("expect.roll", {"heroes": waiting}),
-                           profile="aot/hero",
-                           count=DATA["dice_per_hero"] - first["lost"] if first else None)
+                           profile=PROFILE, count=count,
+                           templates=(*rolls, *_forms(events, ("roll",))))
     if step == 3:
         return Expectation("action", events, Message("expect.titan", {
-            "dice": len(state["titan"]["pool"]), "zone": board.zone(state)}))
+            "dice": len(state["titan"]["pool"]), "zone": board.zone(state)}),
+            templates=_forms(events))
     if step == 4:
         count = sum(h["returned"] for h in state["heroes"].values())
+        rerolls = tuple(Template("reroll", {"hero": h}, Blank(
+            "dice", "faces", PROFILE, hero["returned"], list(FACES)))
+            for h, hero in state["heroes"].items() if hero["returned"])
         return Expectation("dice", events, Message("expect.reroll", {"count": count}),
-                           profile="aot/hero", count=count)
+                           profile=PROFILE, count=count,
+                           templates=(*rerolls, *_forms(events, ("reroll",))))
     if step == 5:
         entry = steps.current(state)
         return Expectation("choice", events, Message("expect.resolve", {
-            "card": entry["card"], "how": steps.counter_cost(state, entry).to_json()}))
-    return Expectation("action", events, Message("expect.heroes"))
+            "card": entry["card"], "how": steps.counter_cost(state, entry).to_json()}),
+            templates=(Template("resolve", blank=Blank("form")),), next={"type": "resolve"})
+    return Expectation("action", events, Message("expect.heroes"), templates=_forms(events))
+
+
+def _forms(events: tuple[str, ...], left_out: tuple[str, ...] = ()) -> tuple[Template, ...]:
+    """Templates of the events a person fills in on a phone (``next`` is complete as it is)."""
+    return tuple(Template(e, blank=None if e == "next" else Blank("form"))
+                 for e in events if e not in left_out)
 
 
 def _prompts_json(state: State) -> list[dict[str, Any]]:
@@ -234,8 +266,7 @@ def _prompts_json(state: State) -> list[dict[str, Any]]:
     return found
 
 
-def _prompts(state: State) -> list[Prompt]:
-    return [Prompt(**p) for p in _prompts_json(state)]
+
 
 
 def _printed(state: State, source: Mapping[str, Any]) -> str | None:
@@ -263,207 +294,3 @@ def advance(state: State, out: Out) -> None:
             return
         state["step"] = 6
         out.say("step.heroes")
-
-
-# -- handlers ----------------------------------------------------------------------------------
-
-Handler = Callable[[State, dict[str, Any], Out], None]
-
-
-def _hero(state: State, hero_id: str) -> dict[str, Any]:
-    if hero_id not in state["heroes"]:
-        raise RuleError("hero.unknown", hero=hero_id, known=sorted(state["heroes"]))
-    return state["heroes"][hero_id]
-
-
-def _check_payers(state: State, pay: Mapping[str, Any]) -> None:
-    for hero_id in pay:
-        _hero(state, hero_id)
-
-
-def on_commit(state: State, fields: dict[str, Any], out: Out) -> None:
-    """Step 1: the Titan's two Action cards."""
-    steps.commit(state, fields["up"], fields["down"], out)
-    out.label = Message("history.commit", {"up": fields["up"]})
-
-
-def on_roll(state: State, fields: dict[str, Any], out: Out) -> None:
-    """Step 2: a hero's roll or reroll."""
-    _hero(state, fields["hero"])
-    steps.roll(state, fields["hero"], fields["faces"], fields.get("reroll"), out)
-    out.label = Message("history.roll", {"hero": fields["hero"], "faces": fields["faces"]})
-
-
-def on_give(state: State, fields: dict[str, Any], out: Out) -> None:
-    """End of step 2 with Eren's gifts."""
-    steps.give(state, fields["gifts"], out)
-    steps.end_rolls(state, out)
-    out.label = Message("history.give", {"gifts": fields["gifts"]})
-
-
-def on_next(state: State, fields: dict[str, Any], out: Out) -> None:
-    """The current step is over."""
-    step = state["step"]
-    if step == 2:
-        steps.end_rolls(state, out)
-    elif step == 3:
-        steps.give_back(state, out)
-    elif step == 4:
-        steps.start_resolution(state, out)
-    else:
-        steps.cleanup(state, out)
-    out.label = Message("history.next", {"step": step})
-
-
-def on_ability(state: State, fields: dict[str, Any], out: Out) -> None:
-    """Step 3: the Titan activates an ability of its card (taught on the spot with ``define``)."""
-    item = f"{state['titan']['card']}.{fields['n']}"
-    if "define" in fields:
-        learn(state, "ability", item, check_definition("ability", item, fields["define"]), out)
-    definition = state["catalog"]["ability"].get(item)
-    state["queue"] += steps.ability(state, fields["n"], definition, out)
-    out.label = Message("history.ability", {"n": fields["n"]})
-
-
-def on_reroll(state: State, fields: dict[str, Any], out: Out) -> None:
-    """Step 4: a hero rerolls dice the Titan gave back."""
-    _hero(state, fields["hero"])
-    steps.reroll(state, fields["hero"], fields["faces"], out)
-    out.label = Message("history.reroll", {"hero": fields["hero"], "faces": fields["faces"]})
-
-
-def on_resolve(state: State, fields: dict[str, Any], out: Out) -> None:
-    """Step 5: the card turned up is countered or suffered (taught on the spot with ``define``)."""
-    card = steps.current(state)["card"]
-    if "define" in fields:
-        learn(state, "action", card, check_definition("action", card, fields["define"]), out)
-    pay = fields.get("pay", {})
-    _check_payers(state, pay)
-    state["queue"] += steps.resolve(state, pay, fields.get("cancelled"), out)
-    out.label = Message("history.resolve", {"card": card, "pay": pay})
-
-
-def on_choose(state: State, fields: dict[str, Any], out: Out) -> None:
-    """The answer to the waiting choice."""
-    kind = state["queue"][0]["do"]
-    choose(state, fields, out)
-    shown = {k: v for k, v in fields.items() if k == "hero" or kind not in TITAN_CHOICES}
-    out.label = Message("history.choose", {"choice": kind, "answer": shown})
-
-
-def on_answer(state: State, fields: dict[str, Any], out: Out) -> None:
-    """What a printed effect the companion could not apply did, in the vocabulary."""
-    task = state["queue"][0]
-    if task["do"] != "text":
-        raise RuleError("event.not_expected", event="answer", expected=["choose"])
-    state["queue"].pop(0)
-    effects = fields.get("effects", [])
-    state["queue"][:0] = effect_tasks(effects, task["source"])
-    out.label = Message("history.answer", {"count": len(effects)})
-
-
-def on_move(state: State, fields: dict[str, Any], out: Out) -> None:
-    """Step 6: one Move symbol per level, the Tower reached from the ground in one («☞»)."""
-    hero_id, to = fields["hero"], fields["to"]
-    origin = _hero(state, hero_id)["level"]
-    if to == origin:
-        raise RuleError("move.same_level", hero=hero_id, level=to)
-    moves = board.distance(origin, to)
-    spend(state, hero_id, {"move": moves})
-    state["heroes"][hero_id]["level"] = to
-    out.say("hero.moved", hero=hero_id, level=to, moves=moves)
-    out.label = Message("history.move", {"hero": hero_id, "origin": origin, "level": to})
-
-
-def on_melee(state: State, fields: dict[str, Any], out: Out) -> None:
-    """Step 6: on a platform of the Titan, 1 damage per Combat symbol."""
-    hero_id, count = fields["hero"], fields["count"]
-    level = _hero(state, hero_id)["level"]
-    if level not in TITAN_LEVELS:
-        raise RuleError("melee.not_on_titan", hero=hero_id, level=level, levels=list(TITAN_LEVELS))
-    spend(state, hero_id, {"combat": count})
-    board.damage(state, count * DATA["melee_damage"], out)
-    out.label = Message("history.melee", {"hero": hero_id, "count": count})
-
-
-def on_cannon(state: State, fields: dict[str, Any], out: Out) -> None:
-    """Step 6: from the Tower (Hange anywhere), 2 damage per Cannon symbol; never more Cannon
-    symbols in a round than Cannons on the Tower."""
-    hero_id, count = fields["hero"], fields["count"]
-    level = _hero(state, hero_id)["level"]
-    if level not in TOWER_LEVELS and not has_power(state, hero_id, "cannon_anywhere"):
-        raise RuleError("cannon.not_on_tower", hero=hero_id, level=level,
-                        levels=list(TOWER_LEVELS))
-    if state["cannon_used"] + count > state["cannons"]:
-        raise RuleError("cannon.too_many", count=count, used=state["cannon_used"],
-                        cannons=state["cannons"])
-    spend(state, hero_id, {"cannon": count})
-    state["cannon_used"] += count
-    board.damage(state, count * DATA["cannon_damage"], out)
-    out.label = Message("history.cannon", {"hero": hero_id, "count": count})
-
-
-def on_cycle(state: State, fields: dict[str, Any], out: Out) -> None:
-    """Step 6: Tactic symbols put the top Tactic card under the pile, one each."""
-    _check_payers(state, fields["pay"])
-    tactics.cycle(state, fields["pay"], out)
-    out.label = Message("history.cycle", {"count": sum(fields["pay"].values())})
-
-
-def on_search(state: State, fields: dict[str, Any], out: Out) -> None:
-    """Step 6: Armin puts the Tactic card of his choice on top for one Tactic symbol."""
-    hero_id = fields["hero"]
-    _hero(state, hero_id)
-    if not has_power(state, hero_id, "search"):
-        raise RuleError("search.no_power", hero=hero_id)
-    tactics.search(state, hero_id, fields["card"], out)
-    out.label = Message("history.search", {"hero": hero_id, "card": fields["card"]})
-
-
-def on_provide(state: State, fields: dict[str, Any], out: Out) -> None:
-    """Step 6: a condition of the Tactic card in play is met."""
-    _check_payers(state, fields["pay"])
-    tactics.provide(state, fields["condition"], fields["pay"], out)
-    out.label = Message("history.provide", {"condition": fields["condition"],
-                                             "pay": fields["pay"]})
-
-
-def on_activate(state: State, fields: dict[str, Any], out: Out) -> None:
-    """Step 6: the heroes say they met the printed conditions of a Tactic card the companion
-    does not know yet; the dice they spent are taken off. A victory card still needs the KILL
-    ZONE (and the level 8 hero with two heroes)."""
-    card = tactics.known_top(state)
-    if tactics.definition(state, card).get("conditions") is not None:
-        raise RuleError("tactic.conditions_known", card=card, expected="provide")
-    tactics.require_blow(state, card)
-    pay = fields.get("pay", {})
-    _check_payers(state, pay)
-    spend_all(state, pay)
-    state["queue"] += tactics.activate(state, card, out)
-    out.label = Message("history.activate", {"card": card})
-
-
-def on_top(state: State, fields: dict[str, Any], out: Out) -> None:
-    """The table names the Tactic card on top of the pile."""
-    tactics.identify(state, fields["card"], out)
-    out.label = Message("history.top", {"card": fields["card"]})
-
-
-def on_teach(state: State, fields: dict[str, Any], out: Out) -> None:
-    """The owner completes a definition (a card, an ability, a hero's symbol, the track)."""
-    kind, item = fields["kind"], fields["id"]
-    learn(state, kind, item, check_definition(kind, item, fields["definition"]), out)
-    if kind == "track" and item == "health":  # the real track replaces the assumed one now
-        track = state["catalog"]["track"]["health"]
-        state["track"] = {k: track[k] for k in ("length", "weak", "kill")}
-        state["health"] = min(state["health"], track["length"])
-    out.label = Message("history.teach", {"kind": kind, "id": item})
-
-
-HANDLERS: dict[str, Handler] = {
-    "commit": on_commit, "roll": on_roll, "give": on_give, "next": on_next,
-    "ability": on_ability, "reroll": on_reroll, "resolve": on_resolve, "choose": on_choose,
-    "answer": on_answer, "move": on_move, "melee": on_melee, "cannon": on_cannon,
-    "cycle": on_cycle, "search": on_search, "provide": on_provide, "activate": on_activate,
-    "top": on_top, "adjust": on_adjust, "teach": on_teach,
-}

@@ -20,7 +20,7 @@ EVENTS = {
             "name": Field(text), "hero": Field(text),
             "level": Field(one_of(*DATA["levels"]["start"])),
             "colour": Field(one_of(*DATA["colours"]), required=False),
-        }), 1, 4)),
+        }), 2, 4)),  # «JOUEURS : 2 à 5»: with two, the other «joue les rôles de plusieurs Héros»
         "tactics": Field(list_of(text, 1, 7), required=False),
         "definitions": Field(check_owner_definitions, required=False),
     },

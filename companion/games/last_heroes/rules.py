@@ -3,31 +3,32 @@
 from __future__ import annotations
 
 import copy
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from companion.engine import (
-    Event,
+    Blank,
+    Capabilities,
     Expectation,
     Message,
     Prompt,
     Step,
     Tally,
-    check_accepted,
+    Template,
 )
-from companion.engine.catalog import OwnerTaught, localized, working_copy
+from companion.engine.catalog import localized
+from companion.engine.rules import RulesGame
 
-from .actions import HANDLERS
 from .battlefield import breached, pawn_on, permanent_below
 from .catalog import CATALOG, DATA, HEROES, merged
+from .handlers import HANDLERS
 from .record import Record, State
 from .schemas import EVENTS
 from .scoring import missing_points, points_of, ranking, score, winners
 from .setup import initial_state
 
-ALWAYS = ("teach",)
-CORRECTIONS = ("adjust",)  # accepted in every phase while playing, not listed in expects
-BY_PHASE = {
+PHASE_EVENTS = {  # phase: (what is expected, events)
     "charger": ("card", ("charger",)),
     "play": ("action", ("play", "power")),
     "act": ("action", ("kill", "swap", "power", "end_turn")),
@@ -35,28 +36,27 @@ BY_PHASE = {
 }
 
 
-class LastHeroes(OwnerTaught):
+class LastHeroes(RulesGame):
     """The rules of Last Heroes (Ludonaute, 2018) as a pure state machine."""
 
     id = "last-heroes"
     catalog = CATALOG
     events = EVENTS
     messages_dir = Path(__file__).parent / "messages"
+    handlers = HANDLERS
+
+    @cached_property
+    def capabilities(self) -> Capabilities:
+        """The charts, names, page of this game."""
+        return Capabilities(page=Path(__file__).parent / "page.js", tally=self.tally,
+                            names=self.names, schemas=CATALOG.schemas)
 
     def setup(self, options: dict[str, Any]) -> Step:
         """Lay out the table from the setup event; the charger cards come next."""
         rec = Record()
         state = initial_state(options, rec)
         label = Message("history.setup", {"heroes": state["order"], "first": state["first"]})
-        return Step(state, rec.messages, self._prompts(state), label)
-
-    def apply(self, state: State, event: Event) -> Step:
-        """Apply one event to a copy of the state; the given state is never modified."""
-        check_accepted(state, event, self.expects(state).events, ALWAYS, CORRECTIONS)
-        new = working_copy(state)
-        rec = Record()
-        HANDLERS[event.type](new, dict(event.fields), rec)
-        return Step(new, rec.messages, self._prompts(new), rec.label, rec.learned)
+        return Step(state, rec.messages, self.prompts(state), label)
 
     def names(self, lang: str, state: State | None = None) -> dict[str, str]:
         """Display names for the message catalogs: weapon types and cards, monsters, and with a
@@ -87,14 +87,17 @@ class LastHeroes(OwnerTaught):
         if state["status"] != "playing":
             missing = missing_points(state)
             if missing:
-                return Expectation("choice", ALWAYS, Message("expect.points",
+                return Expectation("choice", ("teach",), Message("expect.points",
                                                               {"monsters": missing}))
             return Expectation("nothing", ())
-        kind, events = BY_PHASE[state["phase"]]
+        kind, events = PHASE_EVENTS[state["phase"]]
         options = copy.deepcopy(state["refill"]) if state["phase"] == "refill" else None
-        return Expectation(kind, (*events, *ALWAYS), _expect_message(state), options=options)
+        return Expectation(kind, events, _expect_message(state), options=options,
+                           templates=_templates(state, events),
+                           next={"type": "end_turn"} if "end_turn" in events else None)
 
-    def _prompts(self, state: State) -> list[Prompt]:
+    def prompts(self, state: State) -> list[Prompt]:
+        """The questions waiting for a person."""
         return [Prompt(**p) for p in prompts(state)]
 
     def view(self, state: State) -> dict[str, Any]:
@@ -118,6 +121,17 @@ class LastHeroes(OwnerTaught):
             "ranking": ranking(state),
             "winners": winners(state),
         }
+
+
+def _templates(state: State, events: tuple[str, ...]) -> tuple[Template, ...]:
+    """The events of this phase: a card drawn into the first empty charger (a swipe fills
+    it), a card revealed to refill the battlefield, or the active hero's actions (the phone)."""
+    if state["phase"] == "charger":
+        hero = next(h for h in state["order"] if None in state["players"][h]["charger"].values())
+        return (Template("charger", {"hero": hero}, Blank("card", "card")),)
+    if state["phase"] == "refill":
+        return (Template("reveal", blank=Blank("card", "card")),)
+    return tuple(Template(e, blank=None if e == "end_turn" else Blank("form")) for e in events)
 
 
 def _expect_message(state: State) -> Message:

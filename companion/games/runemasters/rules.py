@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from companion.engine import (
+    Blank,
+    Capabilities,
     Event,
     Expectation,
     Message,
     Prompt,
-    RuleError,
     Step,
     Tally,
-    check_accepted,
+    Template,
 )
-from companion.engine.catalog import OwnerTaught, learn, working_copy
+from companion.engine.rules import RulesGame
 
-from . import actions, adjust, powers
-from .catalog import CATALOG, DATA, DAWN, card_name, check_definition
-from .flow import deck_size, dice_count, draw_monster, give_angel, next_turn, reveal_event
+from .catalog import CATALOG, DATA, DAWN, RUNES, card_name
+from .flow import deck_size, dice_count
+from .handlers import HANDLERS, LABELS
 from .schemas import EVENTS
 from .setup import initial_state
 from .table import Out, State
@@ -31,18 +32,26 @@ ACTIONS = ("hit", "move", "block", "charge", "reroll", "release", "mark", "ultim
 PHASE_EVENTS = {"setup_monsters": ("card",), "event": ("card",), "appear": ("card",),
                 "angel": ("angel",), "roll": ("dice",), "reroll": ("dice",),
                 "actions": ACTIONS, "over": ()}
-ALWAYS = ("teach",)
-CORRECTIONS = ("adjust",)  # accepted in every phase while playing; like teach, not in expects
 PROFILE = "runemasters/rune"
 
+#: Key prefixes of this game's warnings (see :class:`~companion.engine.Capabilities`).
+WARNINGS = ("guardian.killed", "temple.wounded", "monster.cannot_enter")
 
-class Runemasters(OwnerTaught):
+
+class Runemasters(RulesGame):
     """The rules of Runemasters (Funforge, 2024) as a pure state machine."""
 
     id = "runemasters"
     catalog = CATALOG
     events = EVENTS
     messages_dir = Path(__file__).parent / "messages"
+    handlers = HANDLERS
+
+    @cached_property
+    def capabilities(self) -> Capabilities:
+        """The charts, names, page and warnings of this game."""
+        return Capabilities(page=Path(__file__).parent / "page.js", tally=self.tally,
+                            names=self.names, schemas=CATALOG.schemas, warnings=WARNINGS)
 
     def setup(self, options: dict[str, Any]) -> Step:
         """Build the table from the setup event; the first three monsters are drawn next."""
@@ -50,18 +59,11 @@ class Runemasters(OwnerTaught):
         state = initial_state(options, out)
         label = Message("history.setup", {"guardians": list(state["order"]),
                                           "difficulty": state["difficulty"]})
-        return Step(state, out.messages, self._prompts(state), label)
+        return Step(state, out.messages, self.prompts(state), label)
 
-    def apply(self, state: State, event: Event) -> Step:
-        """Apply one event to a copy of the state; the given state is never modified."""
-        check_accepted(state, event, self.expects(state).events, ALWAYS,
-                       (*ALWAYS, *CORRECTIONS))
-        new = working_copy(state)
-        out = Out()
-        fields = dict(event.fields)
-        label = LABELS[event.type](state, fields)
-        HANDLERS[event.type](new, fields, out)
-        return Step(new, out.messages, self._prompts(new), label, out.learned)
+    def label(self, state: State, event: Event) -> Message:
+        """The history label, read from the state before the event."""
+        return LABELS[event.type](state, dict(event.fields))
 
     def expects(self, state: State) -> Expectation:
         """What the table must provide next."""
@@ -69,25 +71,31 @@ class Runemasters(OwnerTaught):
         events = PHASE_EVENTS[phase]
         if phase == "over":
             return Expectation("nothing", ())
+        card = (Template("card", blank=Blank("card", "id")),)
         if phase in ("setup_monsters", "appear"):
             return Expectation("card", events, Message("expect.monster", {
-                "guardian": state["active"], "setup": phase == "setup_monsters"}))
+                "guardian": state["active"], "setup": phase == "setup_monsters"}),
+                templates=card)
         if phase == "event":
             return Expectation("card", events, Message("expect.event", {
-                "elder": state["elder"], "round": state["round"]["number"]}))
+                "elder": state["elder"], "round": state["round"]["number"]}), templates=card)
         if phase == "angel":
             options = [g for g in state["order"] if state["guardians"][g]["alive"]]
-            return Expectation("choice", events, Message("expect.angel"), options=options)
-        if phase == "roll":
-            count = dice_count(state)
-            return Expectation("dice", events, Message("expect.roll", {
-                "guardian": state["active"], "count": count}), profile=PROFILE, count=count)
-        if phase == "reroll":
-            count = len(state["turn"]["rerolling"])
-            return Expectation("dice", events, Message("expect.reroll", {
-                "guardian": state["active"], "count": count}), profile=PROFILE, count=count)
+            template = Template("angel", blank=Blank("choice", "guardian", options=options))
+            return Expectation("choice", events, Message("expect.angel"), options=options,
+                               templates=(template,),
+                               next=template.fill(options[0]) if len(options) == 1 else None)
+        if phase in ("roll", "reroll"):
+            count = dice_count(state) if phase == "roll" else len(state["turn"]["rerolling"])
+            key = "expect.roll" if phase == "roll" else "expect.reroll"
+            return Expectation("dice", events, Message(key, {
+                "guardian": state["active"], "count": count}), profile=PROFILE, count=count,
+                templates=(Template("dice", blank=Blank("dice", "faces", PROFILE, count,
+                                                        list(RUNES))),))
         return Expectation("action", events, Message("expect.actions", {
-            "guardian": state["active"]}))
+            "guardian": state["active"]}), templates=tuple(
+                Template(e, blank=None if e == "end_turn" else Blank("form")) for e in events),
+            next={"type": "end_turn"})
 
     def view(self, state: State) -> dict[str, Any]:
         """The dashboard's picture of the table."""
@@ -114,76 +122,6 @@ class Runemasters(OwnerTaught):
         names[DAWN] = card_name(DAWN, {}, lang)
         return names
 
-    def _prompts(self, state: State) -> list[Prompt]:
+    def prompts(self, state: State) -> list[Prompt]:
+        """The questions waiting for a person."""
         return [Prompt(**p) for p in prompts(state)]
-
-
-# -- handlers ----------------------------------------------------------------------------------
-
-Handler = Callable[[State, dict[str, Any], Out], None]
-
-
-def on_card(state: State, fields: dict[str, Any], out: Out) -> None:
-    """A card is revealed: the round's Event, or a monster (taught on the spot with
-    ``define`` the first time the owner sees it)."""
-    card_id = fields["id"]
-    if state["phase"] == "event":
-        reveal_event(state, card_id, out)
-        return
-    if "define" in fields:
-        learn(state, "monster", card_id,
-              check_definition("monster", card_id, fields["define"]), out)
-    draw_monster(state, card_id, out)
-
-
-def on_angel(state: State, fields: dict[str, Any], out: Out) -> None:
-    """The Guardian Angel marker goes to a living guardian; the turns begin."""
-    give_angel(state, fields["guardian"], out)
-    next_turn(state, out)
-
-
-def on_teach(state: State, fields: dict[str, Any], out: Out) -> None:
-    """The owner completes a card: its weak points, rewards, type or colour."""
-    definition = check_definition(fields["kind"], fields["id"], fields["definition"])
-    old = state["catalog"]["monster"].get(fields["id"], {})
-    changed = [k for k in ("type", "colour") if old.get(k) not in (None, definition.get(k, old[k]))]
-    if fields["id"] in state["deck"]["seen"] and changed:
-        raise RuleError("teach.in_play", card=fields["id"], fields=changed)
-    learn(state, "monster", fields["id"], definition, out)
-    out.say("card.taught", card=fields["id"])
-
-
-HANDLERS: dict[str, Handler] = {
-    "card": on_card, "angel": on_angel, "teach": on_teach,
-    "dice": actions.on_dice, "hit": actions.on_hit,
-    "move": actions.on_move, "block": actions.on_block,
-    "charge": actions.on_charge, "reroll": actions.on_reroll,
-    "release": actions.on_release, "end_turn": actions.on_end_turn,
-    "mark": powers.on_mark, "ultimate": powers.on_ultimate, "adjust": adjust.on_adjust,
-}
-
-
-def _face(state: State, fields: dict[str, Any], name: str = "die") -> Any:
-    dice = state["turn"]["dice"]
-    index = fields.get(name)
-    return dice[index]["face"] if index is not None and index < len(dice) else None
-
-
-LABELS: dict[str, Callable[[State, dict[str, Any]], Message]] = {
-    "card": lambda s, f: Message("history.card", {"card": f["id"]}),
-    "angel": lambda s, f: Message("history.angel", {"guardian": f["guardian"]}),
-    "dice": lambda s, f: Message("history.dice", {"guardian": s["active"], "faces": f["faces"]}),
-    "hit": lambda s, f: Message("history.hit", {"guardian": s["active"], "rune": _face(s, f)}),
-    "move": lambda s, f: Message("history.move", {"guardian": s["active"], "to": f["to"]}),
-    "block": lambda s, f: Message("history.block", {"guardian": s["active"]}),
-    "charge": lambda s, f: Message("history.charge", {"guardian": s["active"],
-                                                      "count": len(f["dice"])}),
-    "reroll": lambda s, f: Message("history.reroll", {"guardian": s["active"],
-                                                      "count": len(f["dice"])}),
-    "release": lambda s, f: Message("history.release", {"guardian": s["active"]}),
-    "mark": lambda s, f: Message("history.mark", {"guardian": s["active"]}),
-    "ultimate": lambda s, f: Message("history.ultimate", {"guardian": s["active"]}),
-    "end_turn": lambda s, f: Message("history.end_turn", {"guardian": s["active"]}),
-    "teach": lambda s, f: Message("history.teach", {"card": f["id"]}),
-    "adjust": lambda s, f: adjust.label(f),
-}

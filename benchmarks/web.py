@@ -1,13 +1,24 @@
-"""Web figures: event-to-stream latency with 25 open streams, page weight, server memory.
+"""Web figures: live streams, idle connections, PIN guessers, page weight, server memory.
 
-Starts `companion run --simulate` (as ``python -m companion run``) on the loopback with a fresh data
-directory, opens 25 Server-Sent Events streams, has a host submit events over HTTP, and prints:
-the median and p95 time from sending an event (the clock starts before the POST, so request
-handling is included) to its arrival at every stream; the transfer size of the page with all its
-assets, as a phone gets them (gzip) and uncompressed; and the peak resident memory (VmHWM) of
-the server process.
+Starts `companion run --simulate` (as ``python -m companion run``) on the loopback with a fresh
+data directory and a PIN, then measures, one phase after the other:
 
-    .venv/bin/python benchmarks/web.py [--streams 25] [--events 60]
+1. **streams**: 200 Server-Sent Events streams (8 per address, the per-address cap, from
+   127.0.0.x addresses) while a host submits 10 events a second over HTTP: the time from
+   sending an event (the clock starts before the POST) to its arrival at every stream, median
+   and p95 (target p95 < 50 ms), and whether every stream got every event;
+2. **idle**: 1,000 connections opened and left idle (half of them with half a request line)
+   while the host submits events: the POST's p99 (target < 200 ms), and whether the idle
+   connections are still open at the end;
+3. **guessers**: 100 clients from 100 addresses guessing the PIN as fast as they can: how many
+   PIN checks ran (answers 401; a 429 is refused before any check) against the documented
+   limit (5 per address and 20 in all per minute), and whether the logged-in host still acts;
+4. the transfer size of the page with its assets, as a phone gets them (gzip) and uncompressed.
+
+The server's resident memory is sampled every 0.1 s throughout (target < 150 MB).
+
+    .venv/bin/python benchmarks/web.py [--streams 200] [--rate 10] [--events 100]
+                                       [--idle 1000] [--guessers 100] [--guess-seconds 30]
 """
 
 from __future__ import annotations
@@ -17,6 +28,9 @@ import http.client
 import json
 import os
 import re
+import resource
+import selectors
+import socket
 import statistics
 import subprocess
 import sys
@@ -26,7 +40,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from web.auth import PinStore  # noqa: E402
+
 PIN = "2468"
+PER_ADDRESS = 8
 SETUP = {"type": "setup", "game": "last-bastion", "mode": "normal",
          "boards": {"N": "red", "E": "blue", "S": "yellow", "W": "green"},
          "players": [{"name": "Gary", "hero": "teagaan", "side": "S"},
@@ -35,47 +54,223 @@ SETUP = {"type": "setup", "game": "last-bastion", "mode": "normal",
                    ["standard", "tower", "dispensary"]], "first": "S"}
 
 
-def listen(port: int, arrivals: dict[int, list[float]], ready: threading.Barrier,
-           stop: threading.Event) -> None:
-    """One stream: note when each update version arrives."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    conn.request("GET", "/api/stream")
-    reply = conn.getresponse()
-    version = None
-    ready.wait()
-    while not stop.is_set():
-        line = reply.fp.readline()
-        if not line:
-            break
-        if line.startswith(b"id: "):
-            version = int(line[4:])
-        elif line.startswith(b"event: update"):
-            arrivals.setdefault(version, []).append(time.perf_counter())
-    conn.close()
+def percentile(values: list[float], share: float) -> float:
+    """The value below which ``share`` of ``values`` lie (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+class Memory:
+    """Samples a process's resident memory (VmRSS) every 0.1 s; ``peak`` in MB."""
+
+    def __init__(self, pid: int) -> None:
+        self.path = Path(f"/proc/{pid}/status")
+        self.peak = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.1):
+            try:
+                for line in self.path.read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        self.peak = max(self.peak, int(line.split()[1]) / 1024)
+            except OSError:
+                return
+
+    def stop(self) -> float:
+        """Stop sampling; the peak seen."""
+        self._stop.set()
+        self._thread.join()
+        return self.peak
 
 
 class Host:
-    """A host over HTTP: login cookie and rotating CSRF token."""
+    """A host over HTTP: login cookie and rotating CSRF token; ``send`` times each POST."""
 
     def __init__(self, port: int) -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        reply = self.call("/api/pin", {"pin": PIN}, {})
+        reply = self.call("/api/login", {"pin": PIN}, {})
         self.cookie = reply.getheader("Set-Cookie").split(";")[0]
         self.csrf = json.loads(reply.read())["csrf"]
+        self.took: list[float] = []
 
     def call(self, path: str, body: dict, headers: dict) -> http.client.HTTPResponse:
-        self.conn.request("POST", path, json.dumps(body),
-                          {"Content-Type": "application/json", **headers})
-        return self.conn.getresponse()
+        """POST JSON, reconnecting once if the server closed the idle keep-alive connection."""
+        for retry in (True, False):
+            try:
+                self.conn.request("POST", path, json.dumps(body).encode(),  # one write
+                                  {"Content-Type": "application/json", **headers})
+                return self.conn.getresponse()
+            except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):
+                self.conn.close()
+                if not retry:
+                    raise
+        raise AssertionError("unreachable")
 
     def send(self, event: dict) -> int:
+        start = time.perf_counter()
         reply = self.call("/api/events", {"event": event},
                           {"Cookie": self.cookie, "X-CSRF-Token": self.csrf})
         self.csrf = reply.getheader("X-CSRF-Token")
         body = json.loads(reply.read())
+        self.took.append((time.perf_counter() - start) * 1000)
         if reply.status != 200:
             raise RuntimeError(body)
         return body["version"]
+
+
+def adjust(n: int) -> dict:
+    """A cheap event that always applies: a hero's Life."""
+    return {"type": "adjust", "hero": ("teagaan", "mylfaar")[n % 2], "life": 1 + n % 3}
+
+
+def source(n: int, per: int) -> str:
+    """The n-th client's loopback address, ``per`` clients to an address."""
+    index = 2 + n // per
+    return f"127.0.{index // 250}.{1 + index % 250}"
+
+
+class Streams:
+    """``count`` raw SSE connections read by one thread with a selector; notes when each
+    update version reaches each stream."""
+
+    def __init__(self, port: int, count: int) -> None:
+        self.arrivals: dict[int, list[float]] = {}
+        self.refused = 0
+        self.selector = selectors.DefaultSelector()
+        self.buffers: dict[socket.socket, bytes] = {}
+        for n in range(count):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=10,
+                                            source_address=(source(n, PER_ADDRESS), 0))
+            sock.sendall(b"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            head = sock.recv(65536)
+            if not head.startswith(b"HTTP/1.1 200"):
+                self.refused += 1
+                sock.close()
+                continue
+            sock.setblocking(False)
+            self.buffers[sock] = b""
+            self.selector.register(sock, selectors.EVENT_READ)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            for key, _ in self.selector.select(0.1):
+                now = time.perf_counter()
+                sock = key.fileobj
+                data = sock.recv(262144)
+                if not data:
+                    self.selector.unregister(sock)
+                    continue
+                buffer = self.buffers[sock] + data
+                *messages, self.buffers[sock] = buffer.split(b"\n\n")
+                for message in messages:
+                    found = re.search(rb"id: (\d+)\nevent: update", message)
+                    if found:
+                        self.arrivals.setdefault(int(found.group(1)), []).append(now)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        for sock in self.buffers:
+            sock.close()
+
+
+def streams_phase(port: int, host: Host, args: argparse.Namespace) -> None:
+    streams = Streams(port, args.streams)
+    time.sleep(0.5)
+    host.took.clear()
+    sent: dict[int, float] = {}
+    for n in range(args.events):
+        start = time.perf_counter()
+        sent[host.send(adjust(n))] = start
+        time.sleep(max(0.0, 1 / args.rate - (time.perf_counter() - start)))
+    time.sleep(1.0)
+    streams.close()
+    open_ = args.streams - streams.refused
+    delays = [(arrived - sent[v]) * 1000 for v, times in streams.arrivals.items() if v in sent
+              for arrived in times]
+    complete = sum(len(streams.arrivals.get(v, [])) == open_ for v in sent)
+    print(f"streams: {open_} open ({streams.refused} refused), {len(sent)} events at "
+          f"{args.rate}/s, delivered to every stream: {complete}/{len(sent)}")
+    print(f"  event -> every stream: median {statistics.median(delays):.1f} ms, "
+          f"p95 {percentile(delays, 0.95):.1f} ms (target p95 < 50 ms, nothing missing); "
+          f"of which the POST itself: median {statistics.median(host.took):.1f} ms, "
+          f"p95 {percentile(host.took, 0.95):.1f} ms")
+
+
+def idle_phase(port: int, host: Host, args: argparse.Namespace) -> None:
+    idle = []
+    for n in range(args.idle):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10,
+                                        source_address=(source(n, 50), 0))
+        if n % 2:
+            sock.sendall(b"GET /api/state HTTP/1.1\r\nHo")  # half a request, never finished
+        idle.append(sock)
+    time.sleep(0.5)
+    host.took.clear()
+    for n in range(args.events):
+        host.send(adjust(n))
+        time.sleep(0.02)
+    still = 0
+    for sock in idle:
+        sock.setblocking(False)
+        try:
+            still += sock.recv(1) != b""
+        except BlockingIOError:
+            still += 1
+        sock.close()
+    print(f"idle: {args.idle} connections open, {still} still open after the POSTs; host POST "
+          f"median {statistics.median(host.took):.1f} ms, p99 {percentile(host.took, 0.99):.1f} "
+          f"ms (target p99 < 200 ms)")
+
+
+def guess(port: int, address: str, until: float, counts: dict[int, int],
+          lock: threading.Lock) -> None:
+    """One guesser: wrong PINs as fast as the server answers, from ``address``."""
+    conn = None
+    while time.monotonic() < until:
+        try:
+            if conn is None:
+                sock = socket.create_connection(("127.0.0.1", port), timeout=30,
+                                                source_address=(address, 0))
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                conn.sock = sock
+            conn.request("POST", "/api/login", b'{"pin": "0000"}',
+                         {"Content-Type": "application/json"})
+            reply = conn.getresponse()
+            reply.read()
+            status = reply.status
+        except OSError:
+            conn, status = None, 0
+        with lock:
+            counts[status] = counts.get(status, 0) + 1
+
+
+def guessers_phase(port: int, host: Host, args: argparse.Namespace) -> None:
+    counts: dict[int, int] = {}
+    lock = threading.Lock()
+    until = time.monotonic() + args.guess_seconds
+    threads = [threading.Thread(target=guess, args=(port, source(n, 1), until, counts, lock),
+                                daemon=True) for n in range(args.guessers)]
+    for thread in threads:
+        thread.start()
+    time.sleep(args.guess_seconds / 2)
+    host.took.clear()
+    for n in range(10):
+        host.send(adjust(n))
+    for thread in threads:
+        thread.join()
+    minutes = max(1, -(-args.guess_seconds // 60))
+    print(f"guessers: {args.guessers} from {args.guessers} addresses for {args.guess_seconds} s: "
+          f"{counts.get(401, 0)} PIN checks (documented: at most {20 * minutes}), "
+          f"{counts.get(429, 0)} refused before checking, other answers "
+          f"{ {k: v for k, v in counts.items() if k not in (401, 429)} }; the logged-in host's "
+          f"POST meanwhile: p99 {percentile(host.took, 0.99):.1f} ms")
 
 
 def _get(port: int, path: str, gzipped: bool = False) -> bytes:
@@ -95,69 +290,47 @@ def page_weight(port: int, gzipped: bool) -> dict[str, int]:
     return {path: len(_get(port, path, gzipped)) for path in paths}
 
 
-def peak_rss_mb(pid: int) -> float:
-    """The peak resident memory of a process (VmHWM), in MB."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--streams", type=int, default=25)
-    parser.add_argument("--events", type=int, default=60)
+    parser.add_argument("--streams", type=int, default=200)
+    parser.add_argument("--rate", type=float, default=10.0, help="events per second")
+    parser.add_argument("--events", type=int, default=100)
+    parser.add_argument("--idle", type=int, default=1000)
+    parser.add_argument("--guessers", type=int, default=100)
+    parser.add_argument("--guess-seconds", type=int, default=30)
     args = parser.parse_args()
-    data = tempfile.mkdtemp(prefix="companion-bench-")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
+    data = Path(tempfile.mkdtemp(prefix="companion-bench-"))
+    PinStore(data).set(PIN)
     server = subprocess.Popen(
         [sys.executable, "-m", "companion", "run", "--simulate", "--host", "127.0.0.1", "--port",
-         "0", "--data-dir", data], cwd=ROOT, stdout=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+         "0", "--data-dir", str(data)], cwd=ROOT, stdout=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1",
+             "COMPANION_CONFIG": str(ROOT / "tests" / "web" / "silent.toml")})
     try:
         port = int(server.stdout.readline().split()[-1].rsplit(":", 1)[1].strip("/"))
+        threading.Thread(target=server.stdout.read, daemon=True).start()  # keep the pipe empty
+        memory = Memory(server.pid)
         host = Host(port)
-        arrivals: dict[int, list[float]] = {}
-        ready = threading.Barrier(args.streams + 1)
-        stop = threading.Event()
-        threads = [threading.Thread(target=listen, args=(port, arrivals, ready, stop),
-                                    daemon=True) for _ in range(args.streams)]
-        for thread in threads:
-            thread.start()
-        ready.wait()
-        time.sleep(0.3)
-        sent: dict[int, float] = {}
-        start = time.perf_counter()
-        sent[host.send(SETUP)] = start
-        for n in range(args.events):
-            hero = ("teagaan", "mylfaar")[n % 2]
-            t0 = time.perf_counter()
-            sent[host.send({"type": "adjust", "hero": hero, "life": 1 + n % 3})] = t0
-            time.sleep(0.02)
-        time.sleep(1.0)
-        stop.set()
-        delays = [(arrived - sent[v]) * 1000 for v, times in arrivals.items() if v in sent
-                  for arrived in times]
-        complete = sum(len(arrivals.get(v, [])) == args.streams for v in sent)
+        host.send(SETUP)
+        for phase in (streams_phase, idle_phase, guessers_phase):
+            phase(port, host, args)
+            print(f"  server memory so far: peak {memory.peak:.1f} MB")
         weights = page_weight(port, gzipped=True)
         raw = page_weight(port, gzipped=False)
-        rss = peak_rss_mb(server.pid)
+        peak = memory.stop()
     finally:
         server.terminate()
-        server.communicate(timeout=10)
-    delays.sort()
-    p95 = delays[int(0.95 * (len(delays) - 1))]
+        server.wait(timeout=15)
     page = sum(size for path, size in weights.items() if path != "/api/state")
     raw_page = sum(size for path, size in raw.items() if path != "/api/state")
-    print(f"streams: {args.streams}, events: {len(sent)}, delivered to every stream: "
-          f"{complete}/{len(sent)}")
-    print(f"event -> every stream: median {statistics.median(delays):.1f} ms, "
-          f"p95 {p95:.1f} ms (target p95 < 100 ms)")
     parts = ", ".join(f"{path} {size} B" for path, size in weights.items() if path != "/api/state")
     print(f"page transfer (gzip): {page / 1024:.1f} KB ({parts}; target < 150 KB); "
           f"first state {weights['/api/state'] / 1024:.1f} KB")
     print(f"page uncompressed: {raw_page / 1024:.1f} KB; first state "
           f"{raw['/api/state'] / 1024:.1f} KB")
-    print(f"peak memory of companion run --simulate: {rss:.1f} MB (target < 120 MB)")
+    print(f"server memory (VmRSS sampled every 0.1 s), peak: {peak:.1f} MB (target < 150 MB)")
     return 0
 
 

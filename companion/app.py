@@ -29,6 +29,7 @@ from web import create_app
 from web.config import WebConfig
 from web.context import EXTENSION
 from web.link import Link, attach
+from web.security import split_names
 from web.server import DEFAULT_THREADS, serve
 
 DEFAULT_PORT = 8000
@@ -61,7 +62,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     announcer = Announcer(make_voice(config["speech"]), lang, [hardware.MESSAGES_DIR]).start()
     announcer.attach(session)
     sensors = hardware.build.start(session, config, announcer, simulate=simulate)
-    app = create_app(session, WebConfig(lang=lang, simulate=simulate, seed=args.seed),
+    web = WebConfig(lang=lang, simulate=simulate, seed=args.seed,
+                    hosts=split_names(config["web"]["hosts"]))
+    app = create_app(session, web,
                      box=HardwareBox(session, config, sensors))
     ctx = app.extensions[EXTENSION]
     link = Link([], say=lambda message: announcer.say(message, RESULT))
@@ -95,8 +98,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         service.ready(link.urls[0], lambda: page_answers(f"http://{local}:{port}/api/state"))
         if session.record is not None and session.record.status == "playing":
             say(Message("run.resumed", {"id": session.record.id, "version": session.version}))
-        if not ctx.pins.is_set():
-            say(Message("run.pin_missing"))
+        code = ctx.setup.current()
+        if code is not None:  # presence at the table is the proof: print it and say it
+            say(Message("run.pin_setup", {"code": code}))
+            announcer.say(Message("run.pin_setup_spoken", {"code": " ".join(code)}))
         if keyboard is not None and keyboard.start():
             say(Message("run.keys"))
 
@@ -125,7 +130,7 @@ def add_run_parser(subparsers: Any) -> None:
     run.add_argument("--port", type=int, default=DEFAULT_PORT)
     run.add_argument("--seed", type=int, default=None, help="seed of the simulated table")
     run.add_argument("--threads", type=int, default=DEFAULT_THREADS,
-                     help="server threads; each open phone stream holds one")
+                     help="threads for ordinary requests (live streams need none)")
     run.add_argument("--lang", choices=LANGUAGES, default=None,
                      help="language of the page and the voice (default: the config's)")
     run.add_argument("--data-dir", type=Path, default=None,

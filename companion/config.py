@@ -45,6 +45,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
              "i2c_address": 0x24, "device": "", "wedge_format": "hex", "repeat_window": 1.0},
     "camera": {"kind": "none", "index": 0, "path": "", "width": 1280, "height": 960,
                "fps": 10.0, "loop": True},
+    "web": {"hosts": ""},  # names the page may be reached by besides the Pi's own, "a, b"
 }
 
 #: What each choice-valued setting accepts.

@@ -14,7 +14,8 @@ from .catalogs import game_list, table_catalog
 from .context import current
 from .errors import ApiError, error_response, read_json
 from .host import require_host
-from .hub import ping
+from .hub import RETRY_AFTER, StreamsFull, ping
+from .server import STREAM_KEY, STREAM_PATH
 from .texts import all_texts, say
 
 RESERVED = ("source", "at")
@@ -70,9 +71,22 @@ def post_event() -> Response:
 @bp.get("/api/stream")
 def stream() -> Response:
     """Server-Sent Events: a full ``snapshot`` first, then an ``update`` per accepted event,
-    each with the state version as its id; a ``ping`` with the version when idle."""
+    each with the state version as its id; a ``ping`` with the version when idle.
+
+    Beyond the caps (per address, in all) the answer is 503 with ``Retry-After``. Under
+    ``web.server`` the event loop writes the frames (no thread waits); under any other WSGI
+    server this request's thread does."""
     ctx = current()
-    client, first = ctx.hub.connect()
+    try:
+        client, first = ctx.hub.connect(request.remote_addr or "")
+    except StreamsFull as full:
+        raise ApiError(503, "stream.busy_address" if full.per_address else "stream.busy",
+                       open=full.open, limit=full.limit, seconds=RETRY_AFTER) from None
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    scope = request.environ.get("asgi.scope")
+    if scope is not None and scope.get("path") == STREAM_PATH:
+        scope[STREAM_KEY] = (client, first)
+        return Response(iter(()), mimetype="text/event-stream", headers=headers)
     beat = ctx.config.heartbeat
 
     def frames() -> Iterator[bytes]:
@@ -83,8 +97,7 @@ def stream() -> Response:
         finally:
             ctx.hub.disconnect(client)
 
-    return Response(frames(), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return Response(frames(), mimetype="text/event-stream", headers=headers)
 
 
 @bp.get("/api/games")

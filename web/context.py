@@ -11,7 +11,7 @@ from flask import current_app, request
 from companion.engine import Session
 from companion.simulator import Simulator
 
-from .auth import HostSessions, LoginLimiter, PinStore, RoleTokens
+from .auth import HostSessions, LoginLimiter, PinStore, RoleTokens, SetupCode
 from .config import WebConfig
 from .hub import Hub
 from .texts import pick_language
@@ -71,7 +71,9 @@ class NoBox:
 class Companion:
     """The objects one web app shares between its requests.
 
-    ``box`` is the sensors' side of the host page (:class:`web.box.Box`).
+    ``box`` is the sensors' side of the host page (:class:`web.box.Box`); ``setup`` the
+    one-time code that allows choosing the first PIN (``setup.current()``: what ``companion run``
+    prints and the table says, None once a PIN exists).
     """
 
     session: Session
@@ -83,6 +85,7 @@ class Companion:
     simulator: Simulator | None
     box: Box
     roles: RoleTokens
+    setup: SetupCode
 
 
 def current() -> Companion:

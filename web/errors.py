@@ -13,6 +13,7 @@ from werkzeug.exceptions import HTTPException
 from companion.engine import Message, RuleError
 from companion.i18n import render
 
+from . import limits
 from .context import current, request_lang
 from .texts import texts
 
@@ -63,7 +64,8 @@ def error_response(error: ApiError) -> Response:
 
 def read_json(allowed: Collection[str], required: Collection[str] = ()) -> dict[str, Any]:
     """The request's JSON object, refusing a wrong content type, an oversized or malformed body,
-    a value that is not an object, unknown and missing fields."""
+    one over the depth, size and number limits (``web.limits``), a value that is not an object,
+    unknown and missing fields."""
     limit = current().config.max_body
     if request.content_length is not None and request.content_length > limit:
         raise ApiError(413, "request.too_large", size=request.content_length, limit=limit)
@@ -73,9 +75,9 @@ def read_json(allowed: Collection[str], required: Collection[str] = ()) -> dict[
     if len(raw) > limit:
         raise ApiError(413, "request.too_large", size=len(raw), limit=limit)
     try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ApiError(400, "request.bad_json", detail=str(exc)) from None
+        data = limits.parse(raw)
+    except limits.LimitError as error:
+        raise ApiError(400, error.key, **error.params) from None
     if not isinstance(data, dict):
         raise ApiError(400, "request.not_object", got=type(data).__name__)
     unknown = sorted(set(data) - set(allowed))

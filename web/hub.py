@@ -5,15 +5,19 @@ it only enqueues. The hub's own thread then builds the payload once (view, texts
 language, dice helper), encodes it as one Server-Sent Events frame and hands the same bytes to
 every connected client's queue. A client registers and takes the latest picture under the hub's
 lock, so its snapshot and the updates queued after it never leave a gap.
+
+Streams are capped, in all and per address (a phone needs one; a page reloading may briefly
+hold two): a stream beyond a cap is refused with :class:`StreamsFull` (HTTP 503), so no number
+of connections can exhaust the server's memory.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import queue
 import threading
-from collections import deque
+from collections import Counter, deque
+from collections.abc import Callable
 from typing import Any
 
 from companion.engine import Game, Session, Update
@@ -36,45 +40,84 @@ def ping(version: int) -> bytes:
     return frame("ping", {"version": version})
 
 
+RETRY_AFTER = 5
+"""Seconds a refused stream is asked to wait before trying again."""
+
+
+class StreamsFull(Exception):
+    """A stream refused because ``open`` streams already reach ``limit`` (``per_address``:
+    the cap of one address, else the total)."""
+
+    def __init__(self, open_: int, limit: int, per_address: bool) -> None:
+        super().__init__(open_, limit)
+        self.open, self.limit, self.per_address = open_, limit, per_address
+
+
 class Client:
     """One open stream: a bounded queue of frames; a client that falls too far behind is closed
-    (its page reconnects and gets a fresh snapshot)."""
+    (its page reconnects and gets a fresh snapshot).
 
-    def __init__(self, backlog: int) -> None:
-        self.frames: queue.Queue[bytes | None] = queue.Queue(maxsize=backlog)
+    A thread serving it blocks in :meth:`next`; an event loop sets ``wake`` (called after every
+    push, from the hub's thread) and takes what is queued with :meth:`drain`.
+    """
+
+    def __init__(self, backlog: int, address: str = "") -> None:
+        self.backlog = backlog
+        self.address = address
         self.closed = False
+        self.wake: Callable[[], None] | None = None
+        self._frames: deque[bytes] = deque()
+        self._ready = threading.Condition(threading.Lock())
 
-    def push(self, data: bytes | None) -> None:
+    def push(self, data: bytes) -> None:
         """Queue a frame, or close the client if it cannot keep up."""
-        try:
-            self.frames.put_nowait(data)
-        except queue.Full:
-            self.close()
+        with self._ready:
+            if len(self._frames) >= self.backlog:
+                self.closed = True
+            else:
+                self._frames.append(data)
+            self._ready.notify()
+        if self.wake is not None:
+            self.wake()
 
     def close(self) -> None:
         """End the stream at the next read."""
-        self.closed = True
-        with contextlib.suppress(queue.Full):  # ``closed`` is enough: ``next`` checks it first
-            self.frames.put_nowait(CLOSED)
+        with self._ready:
+            self.closed = True
+            self._ready.notify()
+        if self.wake is not None:
+            self.wake()
 
     def next(self, timeout: float) -> bytes | None:
         """The next frame, b"" if none came within ``timeout``, or None once closed."""
-        if self.closed:
-            return CLOSED
-        try:
-            return self.frames.get(timeout=timeout)
-        except queue.Empty:
-            return b""
+        with self._ready:
+            if not self._frames and not self.closed:
+                self._ready.wait(timeout)
+            if self.closed:
+                return CLOSED
+            return self._frames.popleft() if self._frames else b""
+
+    def drain(self) -> list[bytes] | None:
+        """Every frame queued now (maybe none), without waiting; None once closed."""
+        with self._ready:
+            if self.closed:
+                return None
+            found = list(self._frames)
+            self._frames.clear()
+            return found
 
 
 class Hub:
     """Keeps the latest picture of the game and pushes every change to every client."""
 
-    def __init__(self, session: Session, backlog: int = 256) -> None:
+    def __init__(self, session: Session, backlog: int = 256, streams: int = 256,
+                 per_address: int = 8) -> None:
         self.session = session
         self.backlog = backlog
+        self.limits = (streams, per_address)
         self._inbox: queue.SimpleQueue[tuple[Game, Update] | None] = queue.SimpleQueue()
         self._clients: set[Client] = set()
+        self._by_address: Counter[str] = Counter()
         self._log: deque[dict[str, Any]] = deque(maxlen=LOG_SIZE)
         self._changed = threading.Condition()
         self._closed = False
@@ -101,22 +144,33 @@ class Hub:
                     client.push(message)
                 self._changed.notify_all()
 
-    def connect(self) -> tuple[Client, bytes]:
-        """Register a stream; return it with its first frame, the full snapshot."""
-        client = Client(self.backlog)
+    def connect(self, address: str = "") -> tuple[Client, bytes]:
+        """Register a stream from ``address``; return it with its first frame, the full
+        snapshot. Raises :class:`StreamsFull` when a cap is reached."""
+        client = Client(self.backlog, address)
+        total, per_address = self.limits
         with self._changed:
+            if self._by_address[address] >= per_address:
+                raise StreamsFull(self._by_address[address], per_address, True)
+            if len(self._clients) >= total:
+                raise StreamsFull(len(self._clients), total, False)
             self._changed.wait_for(self._caught_up, timeout=1.0)
             if self._closed:
                 client.close()
             else:
                 self._clients.add(client)
+                self._by_address[address] += 1
             first = frame("snapshot", {**self.latest, "log": list(self._log)})
         return client, first
 
     def disconnect(self, client: Client) -> None:
         """Forget a stream (the phone left or the server stops)."""
         with self._changed:
-            self._clients.discard(client)
+            if client in self._clients:
+                self._clients.discard(client)
+                self._by_address[client.address] -= 1
+                if not self._by_address[client.address]:
+                    del self._by_address[client.address]
 
     def _caught_up(self) -> bool:
         return self.latest["version"] >= self.session.version

@@ -19,13 +19,16 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 
 def _errors(*codes: int) -> dict[str, Any]:
-    reasons = {400: "malformed body, unknown or missing field, event refused as malformed",
-               401: "wrong PIN", 403: "not a host, or CSRF token missing, used or unknown",
+    reasons = {400: "malformed body, unknown or missing field, over a limit (depth, digits, "
+                    "text length), event refused as malformed, or a Host not this machine's",
+               401: "wrong PIN or setup code",
+               403: "not a host, or CSRF token missing, used or unknown, or another site",
                404: "unknown game or action, no link or no camera frame",
                409: "stale version, PIN state conflict, no unknown tag waiting, or no voice",
                413: "body too large", 415: "body is not application/json",
                422: "the rules refuse the event now, or the card is unknown",
-               429: "too many wrong PINs"}
+               429: "too many PIN attempts (Retry-After says how long to wait)",
+               503: "too many live streams open, from this address or in all (Retry-After)"}
     return {str(c): _json(ERROR, reasons[c]) for c in codes}
 
 
@@ -35,6 +38,13 @@ def _body(schema: dict[str, Any]) -> dict[str, Any]:
 
 PIN = {"type": "object", "required": ["pin"], "additionalProperties": False,
        "properties": {"pin": {"type": "string", "pattern": "^[0-9]{4,12}$"}}}
+FIRST_PIN = {"type": "object", "required": ["pin", "code"], "additionalProperties": False,
+             "properties": {"pin": PIN["properties"]["pin"],
+                            "code": {"type": "string", "description": "the setup code"}}}
+SESSIONS = {"type": "object", "properties": {"sessions": {"type": "array", "items": {
+    "type": "object", "properties": {
+        "id": {"type": "string"}, "opened": {"type": "integer"}, "expires": {"type": "integer"},
+        "agent": {"type": "string"}, "current": {"type": "boolean"}}}}}}
 ACCEPTED = {"type": "object", "properties": {
     "version": {"type": "integer"}, "said": {"type": "array", "items": {"type": "object"}},
     "label": {"type": ["object", "null"]}, "event": {"type": "object"}}}
@@ -53,7 +63,8 @@ DOCUMENT: dict[str, Any] = {
             "summary": "Server-Sent Events: `snapshot` first, then `update` per accepted event "
                        "(id = version), `ping` with the version when idle",
             "responses": {"200": {"description": "event stream",
-                                  "content": {"text/event-stream": {}}}}}},
+                                  "content": {"text/event-stream": {}}},
+                          **_errors(503)}}},
         "/api/events": {"post": {
             "summary": "Submit a host event (see docs/events.md)", "security": HOST,
             "requestBody": _body({"type": "object", "required": ["event"],
@@ -65,17 +76,32 @@ DOCUMENT: dict[str, Any] = {
                           **_errors(400, 403, 409, 413, 415, 422)}}},
         "/api/host": {"get": {"summary": "Host status, PIN set?, simulated table?, fresh CSRF",
                               "responses": {"200": _json({"type": "object"}, "status")}}},
-        "/api/pin": {"post": {"summary": "Choose the PIN on first run (logs in)",
-                              "requestBody": _body(PIN),
+        "/api/pin": {"post": {"summary": "Choose the PIN on first run (logs in), with the "
+                                         "setup code `companion run` printed and the table "
+                                         "said",
+                              "requestBody": _body(FIRST_PIN),
                               "responses": {"201": _json({"type": "object"}, "logged in"),
-                                            **_errors(400, 409, 415)}}},
+                                            **_errors(400, 401, 403, 409, 413, 415, 429)}}},
         "/api/login": {"post": {"summary": "Log in as host; sets an HttpOnly SameSite cookie",
                                 "requestBody": _body(PIN),
                                 "responses": {"200": _json({"type": "object"}, "logged in"),
-                                              **_errors(400, 401, 409, 415, 429)}}},
-        "/api/logout": {"post": {"summary": "Log out", "security": HOST,
-                                 "responses": {"200": _json({"type": "object"}, "logged out"),
-                                               **_errors(403)}}},
+                                              **_errors(400, 401, 403, 409, 413, 415, 429)}}},
+        "/api/logout": {"post": {
+            "summary": "Log out this host session, or every one with `all`", "security": HOST,
+            "requestBody": _body({"type": "object", "additionalProperties": False,
+                                  "properties": {"all": {"type": "boolean"}}}),
+            "responses": {"200": _json({"type": "object"}, "logged out"),
+                          **_errors(400, 403, 415)}}},
+        "/api/sessions": {"get": {
+            "summary": "Host: the logged-in host sessions", "security": HOST_READ,
+            "responses": {"200": _json(SESSIONS, "sessions"), **_errors(403)}}},
+        "/api/sessions/revoke": {"post": {
+            "summary": "Host: end one host session by its id", "security": HOST,
+            "requestBody": _body({"type": "object", "required": ["id"],
+                                  "additionalProperties": False,
+                                  "properties": {"id": {"type": "string"}}}),
+            "responses": {"200": _json(SESSIONS, "the sessions left"),
+                          **_errors(400, 403, 404, 415)}}},
         "/api/games": {"get": {"summary": "The installed games' ids, Last Bastion first",
                                "responses": {"200": _json({"type": "object"}, "games")}}},
         "/api/catalog": {"get": {
@@ -99,8 +125,9 @@ DOCUMENT: dict[str, Any] = {
             "security": HOST,
             "parameters": [{"name": "role", "in": "path", "required": True,
                             "schema": {"type": "string"}}],
+            "requestBody": _body({"type": "object", "additionalProperties": False}),
             "responses": {"200": _json({"type": "object"}, "token and link"),
-                          **_errors(403, 404)}}},
+                          **_errors(400, 403, 404, 413, 415)}}},
         "/api/role": {"get": {
             "summary": "The role's own view (the Titan's hand and face-down card)",
             "security": ROLE,
@@ -112,14 +139,15 @@ DOCUMENT: dict[str, Any] = {
             "security": ROLE,
             "requestBody": _body({"type": "object", "required": ["event"]}),
             "responses": {"200": _json(ACCEPTED, "accepted"),
-                          **_errors(400, 403, 409, 422)}}},
+                          **_errors(400, 403, 409, 413, 415, 422)}}},
         "/api/simulate/{action}": {"post": {
             "summary": "Simulated table: roll the awaited dice or draw the awaited card",
             "security": HOST,
             "parameters": [{"name": "action", "in": "path", "required": True,
                             "schema": {"enum": ["roll", "draw"]}}],
             "requestBody": _body({"type": "object", "additionalProperties": False}),
-            "responses": {"200": _json(ACCEPTED, "submitted"), **_errors(403, 404, 422)}}},
+            "responses": {"200": _json(ACCEPTED, "submitted"),
+                          **_errors(400, 403, 404, 413, 415, 422)}}},
         "/api/box": {"get": {
             "summary": "The box: sensors running?, devices failing, recent changes, last raw tag "
                        "(and its card), the unknown tag waiting to be named",
@@ -203,11 +231,15 @@ DOCUMENT: dict[str, Any] = {
                             "description": "fields this form cannot hold (taught elsewhere)"}}},
             "Field": {"type": "object", "description": "one field of a definition; a list "
                       "has `item`, `min` and `max` (its length; `max` null: no maximum), an "
-                      "object `fields`, an effect `ops` (each `op` with its `fields`)",
+                      "object `fields`, an effect `ops` (each `op` with its `fields`), an "
+                      "either `choices` (the owner picks one shape)",
                       "properties": {
                           "name": {"type": "string"}, "required": {"type": "boolean"},
                           "type": {"enum": ["text", "number", "choice", "yes_no", "list",
-                                            "object", "effect"]},
+                                            "object", "effect", "either"]},
+                          "choices": {"type": "array", "description": "either: the shapes, "
+                                      "each a field with `as` naming it",
+                                      "items": {"type": "object"}},
                           "ops": {"type": "array", "items": {"type": "object", "properties": {
                               "op": {"type": "string"},
                               "fields": {"type": "array",

@@ -1,22 +1,209 @@
-"""Serving the app for real: waitress, a pure-Python production WSGI server.
+"""Serving the app for real: uvicorn's asyncio server, Flask in a thread pool, live streams on the
+event loop.
 
-Waitress runs on a Pi as on a laptop, needs no compiler, and writes each chunk of a streamed
-response as soon as it is yielded, which Server-Sent Events need. Every open stream holds one of
-its worker threads while it waits (a blocked thread costs little memory), so the pool is sized
-for the phones at a table plus ordinary requests: 48 threads by default.
+With a thread-per-request server (waitress before), every open ``/api/stream`` held a worker
+thread while it waited, so as many idle phones as threads hung every other request. Here no
+thread waits on a stream:
+
+- uvicorn (a well-kept asyncio HTTP server, pure Python with its ``h11`` parser: nothing to
+  compile on a Pi) owns the sockets; an idle connection costs a few kilobytes, not a thread;
+- ordinary requests run the Flask app in a small thread pool (``a2wsgi``'s WSGI adapter, pure
+  Python), as before;
+- ``/api/stream`` too is answered by Flask (the Host check, the caps, the headers, the snapshot
+  are the app's), but instead of a body that blocks a thread, the route hands its hub client to
+  this module through the ASGI scope (:data:`STREAM_KEY`) and the event loop writes the frames
+  as the hub pushes them, a ping when idle, until the phone leaves.
+
+gevent's WSGI server was the other candidate: it would need the whole process monkey-patched,
+and the camera's OpenCV loop and the voice would then block every phone. Served any other way
+(Flask's test client, another WSGI server) the same route streams from its own thread.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import resource
 import signal
+import socket
+import threading
 from collections.abc import Callable
+from types import FrameType
+from typing import Any
 
+import uvicorn
+from a2wsgi import WSGIMiddleware
 from flask import Flask
-from waitress import create_server
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .context import EXTENSION
+from .hub import Client, Hub, ping
 
-DEFAULT_THREADS = 48
+DEFAULT_THREADS = 16
+STREAM_PATH = "/api/stream"
+STREAM_KEY = "companion.stream"
+"""Where the stream route leaves ``(client, first frame)`` in the ASGI scope."""
+CONNECTIONS = 4096
+"""Open files wanted (sockets count): 1,000 idle phones' connections and then some."""
+CONNECTIONS_PER_ADDRESS = 200
+"""Open connections one address may hold: one machine cannot take every file the server has
+(uvicorn never closes a connection that has not sent a whole request)."""
+
+Scope = dict[str, Any]
+Receive = Callable[[], Any]
+Send = Callable[[dict[str, Any]], Any]
+
+
+def _body(data: bytes, more: bool = True) -> dict[str, Any]:
+    return {"type": "http.response.body", "body": data, "more_body": more}
+
+
+class Wakeups:
+    """Wakes streams on the event loop from the hub's thread: one loop callback per burst of
+    pushes (an event reaches 200 streams with one wake-up of the loop, not 200)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self._pending: set[asyncio.Event] = set()
+        self._lock = threading.Lock()
+
+    def wake(self, ready: asyncio.Event) -> None:
+        """Set ``ready`` on the loop soon (callable from any thread)."""
+        with self._lock:
+            first = not self._pending
+            self._pending.add(ready)
+        if first:
+            self.loop.call_soon_threadsafe(self._flush)
+
+    def _flush(self) -> None:
+        with self._lock:
+            pending, self._pending = self._pending, set()
+        for ready in pending:
+            ready.set()
+
+
+class CompanionAsgi:
+    """The ASGI application uvicorn runs: the Flask app in ``threads`` threads, and the body of
+    every admitted stream on the event loop."""
+
+    def __init__(self, app: Flask, threads: int) -> None:
+        self.wsgi = WSGIMiddleware(app, workers=threads)
+        ctx = app.extensions[EXTENSION]
+        self.hub: Hub = ctx.hub
+        self.heartbeat: float = ctx.config.heartbeat
+        self._wakeups: Wakeups | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] != STREAM_PATH:
+            await self.wsgi(scope, receive, send)
+            return
+        scope = dict(scope)  # the route writes the hand-over here (a2wsgi passes it on)
+
+        async def head_only(message: dict[str, Any]) -> None:
+            if STREAM_KEY in scope and message["type"] == "http.response.body" \
+                    and not message.get("more_body"):
+                return  # the route's empty body ends here: the frames follow
+            await send(message)
+
+        await self.wsgi(scope, receive, head_only)
+        if STREAM_KEY in scope:
+            client, first = scope[STREAM_KEY]
+            await self._stream(client, first, receive, send)
+
+    async def _stream(self, client: Client, first: bytes, receive: Receive, send: Send) -> None:
+        """Write a stream's frames as they come (a ping with the version when idle) until the
+        phone leaves or the hub closes it."""
+        loop = asyncio.get_running_loop()
+        if self._wakeups is None:
+            self._wakeups = Wakeups(loop)
+        wakeups = self._wakeups
+        ready = asyncio.Event()
+        gone = asyncio.Event()
+
+        async def watch() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            gone.set()
+            ready.set()
+
+        client.wake = lambda: wakeups.wake(ready)
+        watcher = asyncio.create_task(watch())
+        try:
+            await send(_body(b"retry: 500\n\n" + first))
+            last = loop.time()
+            while not gone.is_set():
+                ready.clear()
+                frames = client.drain()
+                if frames is None:
+                    break
+                idle = loop.time() - last
+                if frames or idle >= self.heartbeat:
+                    await send(_body(b"".join(frames) if frames
+                                     else ping(self.hub.session.version)))
+                    last = loop.time()
+                    continue
+                timer = loop.call_later(self.heartbeat - idle, ready.set)
+                await ready.wait()
+                timer.cancel()
+            if not gone.is_set():
+                await send(_body(b"", more=False))
+        finally:
+            client.wake = None
+            watcher.cancel()
+            self.hub.disconnect(client)
+
+
+class CappedH11(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol (pure Python ``h11``), closing at once a new connection from
+    an address that already holds :data:`CONNECTIONS_PER_ADDRESS`."""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """Accept the connection, unless its address holds too many already."""
+        super().connection_made(transport)
+        address = self.client[0] if self.client else ""
+        if sum(1 for other in self.connections
+               if other.client and other.client[0] == address) > CONNECTIONS_PER_ADDRESS:
+            transport.close()
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, ending the open streams as soon as it is asked to stop (uvicorn waits
+    for open responses before it exits)."""
+
+    def __init__(self, config: uvicorn.Config, hub: Hub) -> None:
+        super().__init__(config)
+        self.hub = hub
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        """Stop accepting, and close every stream (in a thread: this runs in a signal
+        handler)."""
+        super().handle_exit(sig, frame)
+        threading.Thread(target=self.hub.close, name="companion-stop", daemon=True).start()
+
+
+def _more_files() -> None:
+    """Raise this process's open-file limit towards :data:`CONNECTIONS` (each connection is one;
+    the usual soft limit of 1,024 is below what a crowd of idle phones opens)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = CONNECTIONS if hard == resource.RLIM_INFINITY else min(CONNECTIONS, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket. Made as a TCP socket by name (``IPPROTO_TCP``), so that asyncio
+    turns Nagle's algorithm off on every connection: else a response's body waits for the ACK
+    of its head, 40 ms of delayed ACK on every request."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 def serve(app: Flask, host: str, port: int, threads: int = DEFAULT_THREADS,
@@ -24,22 +211,27 @@ def serve(app: Flask, host: str, port: int, threads: int = DEFAULT_THREADS,
     """Serve ``app`` until Ctrl-C or SIGTERM; then end the streams and stop cleanly.
 
     ``ready(host, port)`` is called once the socket listens (port 0 picks a free one).
+    ``threads`` run ordinary requests; streams need none.
     """
-    server = create_server(app, host=host, port=port, threads=threads, ident="companion",
-                           connection_limit=max(100, 2 * threads), channel_timeout=60)
+    _more_files()
+    sock = _listen(host, port)
     hub = app.extensions[EXTENSION].hub
-
-    def stop(signum: int, frame: object) -> None:
-        hub.close()  # streams end now, so the worker threads are free to stop
-        raise KeyboardInterrupt
-
-    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    config = uvicorn.Config(
+        CompanionAsgi(app, threads), lifespan="off", http=CappedH11, loop="asyncio", ws="none",
+        interface="asgi3", log_level="warning", access_log=False, proxy_headers=False,
+        server_header=False, timeout_keep_alive=5, timeout_graceful_shutdown=3)
+    server = _Server(config, hub)
+    # a stop asked before uvicorn listens for signals (or re-raised by uvicorn once it is done)
+    # goes to the same place
+    previous = {sig: signal.signal(sig, server.handle_exit) for sig in (signal.SIGINT,
+                                                                         signal.SIGTERM)}
     try:
         if ready is not None:
-            ready(server.effective_host, server.effective_port)
-        server.run()
+            ready(*sock.getsockname()[:2])
+        server.run(sockets=[sock])
     finally:
         hub.close()
-        server.close()
+        with contextlib.suppress(OSError):
+            sock.close()
         for sig, handler in previous.items():
             signal.signal(sig, handler)

@@ -103,6 +103,9 @@ def installed_games() -> dict[str, Game]:
 def find_game(game_id: Any, games: Mapping[str, Game] | None = None) -> Game:
     """The game with this id, or a RuleError listing the ones installed."""
     games = installed_games() if games is None else games
+    if game_id is not None and not isinstance(game_id, str):  # e.g. a list: refused, no crash
+        raise RuleError("event.bad_field", field="game", expected="a game id",
+                        got=type(game_id).__name__)
     if game_id not in games:
         raise RuleError("game.unknown", game=game_id, known=sorted(games))
     return games[game_id]

@@ -81,3 +81,8 @@ class DataPaths:
     def host_pin(self) -> Path:
         """The host PIN's hash and what goes with it."""
         return self.root / "web" / "host-pin.json"
+
+    @property
+    def host_sessions(self) -> Path:
+        """The logged-in hosts, by the SHA-256 of their cookie (they survive a restart)."""
+        return self.root / "web" / "host-sessions.json"

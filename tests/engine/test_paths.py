@@ -38,7 +38,7 @@ def test_tilde_is_expanded_in_every_source(monkeypatch, tmp_path):
 def test_every_file_is_named_under_the_root(tmp_path):
     paths = DataPaths(tmp_path)
     named = [paths.journal, paths.definitions("g"), paths.tags, paths.hardware_status,
-             paths.host_pin]
+             paths.host_pin, paths.host_sessions]
     assert all(tmp_path in p.parents for p in named) and len(set(named)) == len(named)
 
 

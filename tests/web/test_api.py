@@ -155,13 +155,15 @@ def test_first_run_pin_then_login_cookie_flags(app, viewer):
     assert viewer.get("/api/host").json == {"host": False, "pin_set": False, "simulate": True,
                                               "sensors": False}
     assert viewer.post("/api/login", json={"pin": PIN}).json["error"] == "pin.not_set"
-    assert viewer.post("/api/pin", json={"pin": "12"}).json["error"] == "pin.bad_format"
-    response = viewer.post("/api/pin", json={"pin": PIN})
+    code = app.extensions["companion"].setup.current()
+    assert viewer.post("/api/pin", json={"pin": "12", "code": code}).json["error"] == \
+        "pin.bad_format"
+    response = viewer.post("/api/pin", json={"pin": PIN, "code": code})
     assert response.status_code == 201 and response.json["csrf"]
     cookie = response.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
     assert viewer.get("/api/host").json["host"] is True
-    again = app.test_client().post("/api/pin", json={"pin": "9999"})
+    again = app.test_client().post("/api/pin", json={"pin": "9999", "code": code})
     assert again.status_code == 409 and again.json["error"] == "pin.already_set"
 
 

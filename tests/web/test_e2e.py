@@ -16,10 +16,13 @@ import subprocess
 import sys
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import playwright.sync_api as playwright
 import pytest
 from webtools import GAME_SETUPS, PIN, setup_event
+
+from web.auth import PinStore
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():  # a missing browser is a broken machine, never a silent skip
@@ -32,6 +35,8 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"width": 390, "height": 844}
 SHOTS = os.environ.get("COMPANION_SCREENSHOTS")
+SETUP_CODES: dict[int, str] = {}
+"""The setup code each running server printed, by port."""
 expect = playwright.expect
 
 
@@ -48,6 +53,10 @@ class Server:
                  "COMPANION_CONFIG": str(config)})
         self.url = self.process.stdout.readline().split()[-1]
         self.port = int(self.url.rsplit(":", 1)[1].strip("/"))
+        if not PinStore(data_dir).is_set():  # the first-run code it prints, for become_host
+            while "setup code " not in (line := self.process.stdout.readline()) and line:
+                pass
+            SETUP_CODES[self.port] = line.split("setup code ")[1][:6]
 
     def stop(self) -> None:
         self.process.terminate()
@@ -100,6 +109,8 @@ def phone(browser, url: str):
     page = browser.new_context(viewport=PHONE).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text)
+            if "Content Security Policy" in message.text else None)  # the page obeys its CSP
     page.goto(url)
     page.errors = errors
     return page
@@ -117,8 +128,11 @@ def shoot(page, name: str) -> None:
 
 
 def become_host(page) -> None:
+    """Log in from the page, choosing the PIN with the server's setup code on first run."""
     page.wait_for_function("app.pinSet !== null && app.version >= 0")
     page.click("#host-toggle")
+    if page.locator("input[name=code]").count():
+        page.fill("input[name=code]", SETUP_CODES[urlsplit(page.url).port])
     page.fill("input[name=pin]", PIN)
     page.locator("form[data-form] button").click()
     expect(page.locator("button[data-act=undo]")).to_be_visible()
@@ -274,3 +288,21 @@ def test_an_unknown_tag_is_named_in_any_game(browser, tmp_path):
         assert not host.errors
     finally:
         server.stop()
+
+
+def test_host_sessions_listed_revoked_and_logged_out_everywhere(browser, server):
+    first = phone(browser, server.url)
+    become_host(first)  # chooses the PIN with the setup code the server printed
+    second = phone(browser, server.url)
+    become_host(second)
+    second.click("details[data-details=sessions] > summary")
+    sessions = second.locator("ul.sessions li")
+    expect(sessions).to_have_count(2)
+    expect(sessions.nth(1)).to_contain_text("(this one)")
+    second.click("ul.sessions button[data-act=revoke]")
+    expect(sessions).to_have_count(1)
+    first.click("button[data-act=undo]")  # the revoked phone is shown the login again
+    expect(first.locator("form[data-form=login]")).to_be_visible()
+    second.click("button[data-act=logout-all]")
+    expect(second.locator("form[data-form=login]")).to_be_visible()
+    assert not first.errors and not second.errors

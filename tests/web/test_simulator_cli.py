@@ -130,7 +130,8 @@ def test_run_serves_resumes_and_stops_on_sigterm(tmp_path):
             assert b'"version":1' in reply.read()
         time.sleep(0.2)
         process.send_signal(signal.SIGTERM)
-        out, _ = process.communicate(timeout=10)
+        process.wait(timeout=10)
+        out = process.stdout.read()  # through the buffer readline() may have filled
     finally:
         if process.poll() is None:
             process.kill()

@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
+import http.cookiejar
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
 from typing import Any
 
+ROOT = Path(__file__).resolve().parents[2]
+SILENT = Path(__file__).with_name("silent.toml")
 PIN = "4321"
 TILES = [["market", "tomb", "inn"], ["trebuchet", "fountain", "quarry"],
          ["standard", "tower", "dispensary"]]
@@ -69,3 +82,73 @@ GAME_SETUPS: dict[str, dict[str, Any]] = {
                     "artefacts": ["joker", "impact", "adrenaline"]},
 }
 """A setup event of each game besides Last Bastion (docs/events.md's examples)."""
+
+
+class RunningServer:
+    """``companion run --simulate`` in a child process on the loopback (silent voice), for
+    tests that need the real server: restarts, many connections, a real TCP peer. A thread
+    reads its output as it comes (a full pipe would stop the server)."""
+
+    def __init__(self, data_dir: Path, *extra: str, port: int = 0) -> None:
+        self.data_dir = data_dir
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "companion", "run", "--simulate", "--host", "127.0.0.1",
+             "--port", str(port), "--data-dir", str(data_dir), *extra],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "COMPANION_CONFIG": str(SILENT)})
+        self.output: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.url = self.output.get(timeout=30).split()[-1]
+        self.port = int(self.url.rsplit(":", 1)[1].strip("/"))
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.output.put(line)
+
+    def lines(self, until: str, timeout: float = 10.0) -> list[str]:
+        """The server's next output lines, up to the first containing ``until`` (or whatever
+        came within ``timeout`` seconds)."""
+        seen: list[str] = []
+        deadline = time.monotonic() + timeout
+        while not seen or until not in seen[-1]:
+            try:
+                seen.append(self.output.get(timeout=max(0.0, deadline - time.monotonic())))
+            except queue.Empty:
+                break
+        return seen
+
+    def stop(self) -> None:
+        """SIGTERM, and wait for a clean exit."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=15)
+
+
+class HttpHost:
+    """A host over real HTTP: the cookie jar and the rotating CSRF token."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        self.csrf = ""
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, dict]:
+        """One request; returns the status and the JSON body (errors included)."""
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url + path, data, method=method, headers={
+            "Content-Type": "application/json", "X-CSRF-Token": self.csrf})
+        try:
+            reply = self.opener.open(request, timeout=10)
+        except urllib.error.HTTPError as error:
+            reply = error
+        with reply:
+            self.csrf = reply.headers.get("X-CSRF-Token") or self.csrf
+            return reply.status, json.loads(reply.read() or b"{}")
+
+    def login(self, pin: str = PIN) -> HttpHost:
+        """Log in with the PIN (keeping the first CSRF token)."""
+        status, body = self.call("POST", "api/login", {"pin": pin})
+        assert status == 200, body
+        self.csrf = body["csrf"]
+        return self

@@ -16,7 +16,7 @@ const app = {
   pic: null, version: -1, log: [], logVersion: 0, es: null, lastMessage: 0,
   host: false, csrf: null, pinSet: null, simulate: BOOT.simulate, hostOpen: false,
   busy: Promise.resolve(), catalogs: {}, frames: null, sensors: false,
-  setupGame: null, role: null,
+  setupGame: null, role: null, sessions: null, sessionsOpen: false,
   box: {status: null, seen: "", checks: null, open: false},
   pick: {mode: null, mover: null, targets: [], dice: [], grey: null, reroll: false,
     search: "", effects: []},
@@ -57,6 +57,7 @@ function connect() {
     app.log = data.log;
     app.logVersion = data.log.length ? data.log[data.log.length - 1].version : 0;
     accept(data, true);
+    if (app.host) hostStatus();  // a restarted server kept the login, not the CSRF token
   });
   es.addEventListener("update", (e) => {
     const data = JSON.parse(e.data);
@@ -260,7 +261,10 @@ function renderHost() {
   if (!app.host) {
     const first = !app.pinSet;
     box.innerHTML = `<h2>${esc(t(first ? "ui.pin_choose" : "ui.login"))}</h2>` +
-      `<form data-form="${first ? "pin" : "login"}"><input name="pin" type="password" ` +
+      `<form data-form="${first ? "pin" : "login"}">` + (first ? `<input name="code" ` +
+      `inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" required ` +
+      `aria-label="${esc(t("ui.setup_code"))}" placeholder="${esc(t("ui.setup_code"))}">` : "") +
+      `<input name="pin" type="password" ` +
       `inputmode="numeric" autocomplete="current-password" pattern="[0-9]{4,12}" required ` +
       `aria-label="${esc(t("ui.pin"))}" placeholder="${esc(t("ui.pin"))}">` +
       `<button>${esc(t(first ? "ui.pin_set" : "ui.login_button"))}</button></form>`;
@@ -280,7 +284,7 @@ function renderHost() {
   else if (game && expects.kind !== "nothing") html += game.host(view, expects);
   if (view.game && expects.kind !== "setup") html += Teach.section(view);
   if (game && game.roles) html += roleLinks(game.roles);
-  html += historyJump() + boxSection();
+  html += historyJump() + boxSection() + sessionsSection();
   if (view.game && expects.kind !== "setup") {
     html += `<details><summary>${esc(t("ui.new_game"))}</summary>${newGame()}</details>`;
   }
@@ -363,6 +367,27 @@ function boxSection() {
     (checks ? `<ul class="checks">${checks}</ul>` : "") + "</details>";
 }
 
+/** The host sessions (this phone and the others logged in), each revocable, and "log out
+ * everywhere". */
+function sessionsSection() {
+  const list = app.sessions;
+  const when = (s) => new Date(s.expires * 1000).toLocaleTimeString(app.lang,
+    {hour: "2-digit", minute: "2-digit"});
+  const rows = list ? list.map((s) => `<li>${esc(s.agent.slice(0, 60) || s.id)} · ` +
+    `${esc(t("ui.session_until", {time: when(s)}))}` +
+    (s.current ? ` <b>(${esc(t("ui.session_this"))})</b>` : " " +
+      button("revoke", t("ui.revoke"), `data-id="${esc(s.id)}" class="quiet"`)) +
+    "</li>").join("") : "<li>…</li>";
+  return `<details data-details="sessions"${app.sessionsOpen ? " open" : ""}><summary>` +
+    `${esc(t("ui.sessions"))}</summary><ul class="sessions">${rows}</ul>` +
+    button("logout-all", t("ui.logout_all"), 'class="quiet"') + "</details>";
+}
+
+async function loadSessions() {
+  const response = await fetch("/api/sessions", {cache: "no-store"});
+  if (response.ok) { app.sessions = (await response.json()).sessions; renderHost(); }
+}
+
 function historyJump() {
   const frames = app.frames;
   const list = frames ? frames.slice(1).reverse().map((f) => `<li>${esc(both(f.label) || f.type)} ` +
@@ -440,7 +465,7 @@ const Typed = (() => {
 function formData(form) { return Object.fromEntries(new FormData(form).entries()); }
 
 const FORMS = {
-  pin: (d) => post("/api/pin", {pin: d.pin}).then((r) => r && hostStatus()),
+  pin: (d) => post("/api/pin", {pin: d.pin, code: d.code}).then((r) => r && hostStatus()),
   login: (d) => post("/api/login", {pin: d.pin}).then((r) => r && hostStatus()),
   "teach-any": () => Teach.submit(),
   enroll: (d) => post("/api/box/enroll", {card: d.card}).then((r) => r && loadBox()),
@@ -451,6 +476,10 @@ const ACTIONS = {
   roll: () => post("/api/simulate/roll", {}),
   draw: () => post("/api/simulate/draw", {}),
   logout: () => post("/api/logout", {}).then(hostStatus),
+  "logout-all": () => post("/api/logout", {all: true}).then(hostStatus),
+  revoke: (el) => post("/api/sessions/revoke", {id: el.dataset.id}).then((r) => {
+    if (r) { app.sessions = r.sessions; renderHost(); }
+  }),
   doctor: () => loadDoctor(),
   "load-history": () => loadFrames(),
   "back-to": (el) => send({type: "undo", to: Number(el.dataset.seq)}),
@@ -520,6 +549,10 @@ document.addEventListener("toggle", (e) => {  // toggle does not bubble: caught 
     if (app.box.open && !app.box.checks) loadDoctor();
   }
   if (e.target.dataset && e.target.dataset.details === "teach-any") Teach.fold(e.target.open);
+  if (e.target.dataset && e.target.dataset.details === "sessions") {
+    app.sessionsOpen = e.target.open;
+    if (app.sessionsOpen && !app.sessions) loadSessions();
+  }
 
 }, true);
 

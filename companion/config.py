@@ -45,7 +45,16 @@ DEFAULTS: dict[str, dict[str, Any]] = {
              "i2c_address": 0x24, "device": "", "wedge_format": "hex", "repeat_window": 1.0},
     "camera": {"kind": "none", "index": 0, "path": "", "width": 1280, "height": 960,
                "fps": 10.0, "loop": True},
+    "table": {"name": ""},
+    "mqtt": {"host": "", "port": 1883, "username": "", "password": "", "tls": False,
+             "ca_file": "", "topic_root": "companion", "discovery": True,
+             "discovery_prefix": "homeassistant", "command_secret": "", "keepalive": 30},
+    "sources": {},
 }
+
+#: Sections whose keys are free and each value a table of its own: ``[sources.<name>]`` holds
+#: the settings of the input source plugin ``<name>``, which checks them itself.
+TABLE_SECTIONS = frozenset({"sources"})
 
 #: What each choice-valued setting accepts.
 CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
@@ -111,6 +120,10 @@ def _toml(value: Any) -> str:
         return str(value).lower()
     if isinstance(value, str):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{_toml(k)} = {_toml(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_toml, value)) + "]"
     return repr(value)
 
 
@@ -144,6 +157,9 @@ def _key_lines(text: str) -> dict[tuple[str, str], int]:
         if header:
             section = header.group(1).strip("\"'")
             lines.setdefault((section, ""), number)
+            head, _, tail = section.partition(".")  # [sources.pedal]: the key "pedal" of sources
+            if tail:
+                lines.setdefault((head, tail.strip("\"'")), number)
             continue
         key = _KEY.match(line)
         if key:
@@ -201,6 +217,9 @@ def _suggest(name: str, known: Mapping[str, Any]) -> dict[str, Any] | str:
 def _check(section: str, key: str, value: Any) -> Message | None:
     """Why a value cannot be used (without its ``where``), or None when it is fine."""
     known = DEFAULTS[section]
+    if section in TABLE_SECTIONS:
+        return None if isinstance(value, dict) else Message("config.not_table", {
+            "setting": f"{section}.{key} = {_toml(value)}", "section": f"[{section}.{key}]"})
     if key not in known:
         return Message("config.unknown_key", {"key": repr(key), "section": f"[{section}]",
                                               "suggestion": _suggest(key, known),

@@ -23,6 +23,7 @@ from companion.config import Config
 from companion.engine import Message
 from companion.i18n import render
 
+from . import sources
 from .build import PIN_DEVICES, ROLES, make_camera, make_pin_factory, make_reader
 from .cameras import CameraError
 from .status import Status, last_tag, texts
@@ -76,7 +77,8 @@ class Check:
 
 
 NAME_KEYS = {"config": "config", "SPI": "spi", "I2C": "i2c", "RFID reader": "reader",
-             "camera": "camera", "pins": "pins", "speech": "speech", "last tag": "last_tag"}
+             "camera": "camera", "pins": "pins", "speech": "speech", "last tag": "last_tag",
+             "sources": "sources"}
 
 
 def check_config(config: Config) -> Check:
@@ -219,6 +221,25 @@ def check_last_tag(data_dir: Path) -> Check:
                                       **params))
 
 
+def check_sources(config: Config, data_dir: Path, live: Status | None = None) -> Check:
+    """The source plugins the config names (``[sources.<name>]``): those the running companion
+    holds are judged by its status, the others built (not started) and asked how they are."""
+    tables = sources.configured(config)
+    if not tables:
+        return Check("sources", None, _m("doctor.sources.none",
+                                         installed=", ".join(sorted(sources.installed())) or "-"))
+    found, failing = [], False
+    for name, settings in tables.items():
+        held = live is not None and sources.device(name) in live.held
+        problem = (live.problems.get(sources.device(name)) if held
+                   else sources.probe(name, settings, data_dir))
+        failing = failing or problem is not None
+        found.append((_m("doctor.sources.failing", source=name, problem=problem.to_json())
+                      if problem else _m("doctor.sources.ok", source=name)).to_json())
+    return Check("sources", not failing, _m("doctor.sources.found", sources=found),
+                 _m("doctor.fix.sources") if failing else None)
+
+
 def live_checks(config: Config, live: Status) -> dict[str, Check]:
     """The checks of the devices the running companion holds (``live.held``), by check name,
     read from its status."""
@@ -239,7 +260,7 @@ def run(config: Config, data_dir: Path, dev: Path = Path("/dev"),
             held.get("RFID reader") or check_reader(config),
             held.get("camera") or check_camera(config),
             held.get("pins") or check_pins(config, pin_factory),
-            check_speech(config), check_last_tag(data_dir)]
+            check_sources(config, data_dir, live), check_speech(config), check_last_tag(data_dir)]
 
 
 def report(checks: list[Check], lang: str = "en") -> list[str]:

@@ -48,7 +48,8 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "table": {"name": ""},
     "mqtt": {"host": "", "port": 1883, "username": "", "password": "", "tls": False,
              "ca_file": "", "topic_root": "companion", "discovery": True,
-             "discovery_prefix": "homeassistant", "command_secret": "", "keepalive": 30},
+             "discovery_prefix": "homeassistant", "command_secret": "", "keepalive": 30,
+             "reconnect_min": 1.0, "reconnect_max": 60.0},
     "sources": {},
 }
 

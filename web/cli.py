@@ -12,6 +12,7 @@ from typing import Any
 import hardware
 import hardware.build
 from companion import config as settings
+from companion import mqtt
 from companion.engine import Message, RuleError, Session
 from companion.i18n import LANGUAGES, render
 from companion.simulator import KeyboardTable
@@ -71,6 +72,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     announcer = Announcer(make_voice(config["speech"]), lang, [hardware.MESSAGES_DIR]).start()
     announcer.attach(session)
     sensors = hardware.build.start(session, config, announcer, simulate=simulate)
+    try:
+        broker = mqtt.start(session, config)
+    except mqtt.Unavailable as exc:
+        print(render(exc.message, lang), file=sys.stderr, flush=True)
+        broker = None
     app = create_app(session, WebConfig(lang=lang, simulate=simulate, seed=args.seed),
                      table=sensors, settings=config)
     ctx = app.extensions[EXTENSION]
@@ -101,6 +107,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     finally:
         if keyboard is not None:
             keyboard.stop()
+        if broker is not None:
+            broker.stop()
         if sensors is not None:
             sensors.stop()
         announcer.stop()

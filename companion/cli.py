@@ -211,10 +211,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     from hardware.cli import add_hardware_parsers
     from vision.cli import add_dice_parser
+    from web.cafe import add_cafe_parser
     from web.cli import add_web_parsers
 
     add_dice_parser(sub, lambda: settings.load()["general"]["language"])
     add_web_parsers(sub)
+    add_cafe_parser(sub)
     add_hardware_parsers(sub)
     return parser
 

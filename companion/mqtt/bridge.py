@@ -77,11 +77,14 @@ class Bridge:
         return self
 
     def stop(self, timeout: float = 3.0) -> None:
-        """Say ``offline`` (a clean stop is not a lost link), disconnect, stop the threads."""
-        self._unsubscribe()
+        """Say ``offline`` (a clean stop is not a lost link), disconnect, stop the threads; a
+        second call does nothing."""
         with self._wake:
+            if self._stopping:
+                return
             self._stopping = True
             self._wake.notify()
+        self._unsubscribe()
         self._thread.join(timeout)
         if self.connected:
             info = self.client.publish(self.topics.availability, OFFLINE, qos=1, retain=True)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import playwright.sync_api as playwright
 import pytest
-from test_e2e import ARGS, CHROMIUM
+import test_e2e
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -32,6 +32,7 @@ from web.cafe import Board, broker_address  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 expect = playwright.expect
+browser = test_e2e.browser  # the fixture: Debian's chromium
 
 
 def companion(tmp_path: Path, name: str, port: int, setup: dict):
@@ -64,14 +65,6 @@ def cafe(tmp_path):
         bridge.stop()
         session.close()
     broker.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 def test_every_table_live_in_both_languages(cafe, browser):

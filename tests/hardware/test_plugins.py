@@ -75,11 +75,18 @@ def running(tmp_path, cfg: settings.Config) -> tuple[Session, Status, build.Tabl
     session.submit({"type": "card", "id": "incube"})
     session.submit({"type": "place", "slot": "red.1"})
     Clicker.made.clear()
+    table, status = plugin_table(session, cfg, PLUGINS)
+    return session, status, table
+
+
+def plugin_table(session: Session, cfg: settings.Config, plugins: dict,
+                 ) -> tuple[build.Table, Status]:
+    """A table running the plugins (entry points ``plugins``) the config names."""
     status = Status(session.data_dir)
     table = build.Table(session, status=status)
-    for plugin in sources.plugin_sources(cfg, status, session.expects, session.data_dir, PLUGINS):
+    for plugin in sources.plugin_sources(cfg, status, session.expects, session.data_dir, plugins):
         table.add(plugin)
-    return session, status, table
+    return table, status
 
 
 def test_a_plugin_gets_its_own_table_and_the_session_it_drives(tmp_path):

@@ -72,6 +72,9 @@ CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
 PIN_KEYS = {("buttons", k) for k in ("next", "undo", "draw", "roll")} | {
     ("leds", k) for k in ("red", "green", "blue", "dice", "card", "choice", "host", "warning")}
 
+#: Settings never printed (``companion config`` shows that they are set, not what they are).
+SECRET_KEYS = {("mqtt", "password"), ("mqtt", "command_secret")}
+
 DEFAULT_ORIGIN = "default"
 
 
@@ -107,7 +110,8 @@ class Config:
         for section, values in self.values.items():
             lines.append(f"\n[{section}]")
             for key, value in values.items():
-                text = f"{key} = {_toml(value)}"
+                shown = "(set)" if (section, key) in SECRET_KEYS and value else _toml(value)
+                text = f"{key} = {shown}"
                 lines.append(f"{text:<32} # {self.origin(section, key)}")
         return lines
 

@@ -78,7 +78,7 @@ class Check:
 
 NAME_KEYS = {"config": "config", "SPI": "spi", "I2C": "i2c", "RFID reader": "reader",
              "camera": "camera", "pins": "pins", "speech": "speech", "last tag": "last_tag",
-             "sources": "sources"}
+             "sources": "sources", "MQTT broker": "mqtt"}
 
 
 def check_config(config: Config) -> Check:
@@ -240,6 +240,25 @@ def check_sources(config: Config, data_dir: Path, live: Status | None = None) ->
                  _m("doctor.fix.sources") if failing else None)
 
 
+def check_mqtt(config: Config) -> Check:
+    """The broker of ``[mqtt]`` takes the companion's credentials (a connection of its own)."""
+    mqtt = config["mqtt"]
+    if not mqtt["host"]:
+        return Check("MQTT broker", None, _m("doctor.mqtt.none"))
+    try:
+        from companion.mqtt.bridge import reach
+    except ImportError as exc:
+        return Check("MQTT broker", False, _m("doctor.mqtt.no_paho", error=str(exc)),
+                     _m("doctor.fix.paho"))
+    broker = f"{mqtt['host']}:{mqtt['port']}"
+    problem = reach(mqtt)
+    if problem:
+        return Check("MQTT broker", False, _m("doctor.failed", device=broker, error=problem),
+                     _m("doctor.fix.mqtt"))
+    return Check("MQTT broker", True, _m("doctor.mqtt.ok", broker=broker,
+                                         user=mqtt["username"] or "-"))
+
+
 def live_checks(config: Config, live: Status) -> dict[str, Check]:
     """The checks of the devices the running companion holds (``live.held``), by check name,
     read from its status."""
@@ -260,7 +279,8 @@ def run(config: Config, data_dir: Path, dev: Path = Path("/dev"),
             held.get("RFID reader") or check_reader(config),
             held.get("camera") or check_camera(config),
             held.get("pins") or check_pins(config, pin_factory),
-            check_sources(config, data_dir, live), check_speech(config), check_last_tag(data_dir)]
+            check_sources(config, data_dir, live), check_mqtt(config), check_speech(config),
+            check_last_tag(data_dir)]
 
 
 def report(checks: list[Check], lang: str = "en") -> list[str]:

@@ -260,3 +260,28 @@ def test_the_summary_reads_every_game_without_naming_one(tmp_path):
     assert found["expects"] == "action" and found["waiting_en"]
     empty = summary(Session(tmp_path / "none"))
     assert empty["game"] is None and empty["expects"] == "setup" and empty["at"] is None
+
+
+def test_companion_config_never_prints_the_secrets(tmp_path):
+    config = configured(tmp_path, 1883, password="hunter2", command_secret=SECRET)
+    described = "\n".join(config.describe())
+    assert "hunter2" not in described and SECRET not in described
+    assert 'password = (set)' in described and 'command_secret = (set)' in described
+    assert 'username = ""' in described
+
+
+def test_doctor_says_whether_the_broker_takes_the_companion(tmp_path, guarded):
+    from hardware import doctor
+
+    good = configured(tmp_path, guarded.port, username="companion", password=USERS["companion"])
+    check = doctor.check_mqtt(good)
+    assert check.ok is True and check.detail == f"{guarded.address} takes the companion (user " \
+                                                "companion)"
+    bad = doctor.check_mqtt(configured(tmp_path, guarded.port, username="companion",
+                                       password="wrong"))
+    assert bad.ok is False and bad.detail.startswith(f"{guarded.address}: Not authorized")
+    assert "mosquitto_sub" in bad.fix and "mosquitto_sub" in bad.text("fr")["fix"]
+    guarded.stop()
+    down = doctor.check_mqtt(good)
+    assert down.ok is False and "refused" in down.detail.lower()
+    assert doctor.check_mqtt(settings.load([])).ok is None

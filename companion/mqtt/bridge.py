@@ -175,3 +175,29 @@ class Bridge:
             if again or topic not in self._announced:
                 self.client.publish(topic, json.dumps(config), qos=1, retain=True)
         self._announced = set(configs)
+
+
+def reach(settings: Mapping[str, Any], timeout: float = 5.0) -> str | None:
+    """Whether the broker of ``settings`` takes this companion's credentials: None when it
+    does, else why not (``companion doctor``). The probe has a client id of its own, so a
+    running companion keeps its connection."""
+    answers: list[mqtt.ReasonCode] = []
+    done = threading.Event()
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    if settings["username"]:
+        client.username_pw_set(settings["username"], settings["password"] or None)
+    if settings["tls"]:
+        client.tls_set(ca_certs=settings["ca_file"] or None)
+    client.on_connect = lambda c, u, f, reason, p: (answers.append(reason), done.set())
+    try:
+        client.connect(settings["host"], settings["port"], settings["keepalive"])
+    except (OSError, ValueError) as exc:
+        return str(exc)
+    client.loop_start()
+    try:
+        if not done.wait(timeout):
+            return f"no answer within {timeout:g} s"
+        return str(answers[0]) if answers[0].is_failure else None
+    finally:
+        client.disconnect()
+        client.loop_stop()

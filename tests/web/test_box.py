@@ -56,8 +56,8 @@ def test_doctor_without_sensors_checks_like_the_command(app, quiet):
     data = host.client.get("/api/doctor").json
     checks = {c["name"]: c["ok"] for c in data["checks"]}
     assert checks == {"config": True, "SPI": None, "I2C": None, "RFID reader": None,
-                      "camera": None, "pins": True, "source plugins": None, "speech": None,
-                      "last tag": None}
+                      "camera": None, "pins": True, "source plugins": None, "MQTT broker": None,
+                      "speech": None, "last tag": None}
     assert data["ok"] is True
     assert data["box"] == {"running": False, "problems": {}, "events": [], "last_tag": None,
                            "pending_tag": None}

@@ -28,3 +28,4 @@ bench: setup
 	$(BIN)/python benchmarks/web.py
 	$(BIN)/python benchmarks/inputs.py
 	$(BIN)/python benchmarks/vision.py
+	$(BIN)/python benchmarks/cafe.py --minutes 1

@@ -221,7 +221,10 @@ class PixelsSource:
         self.transport.close()
 
     def status(self) -> str | None:
-        """Dice not connected, or with a low battery; None when all is well."""
+        """Dice not connected, or with a low battery; None when all is well. Before ``start``
+        (``companion doctor``): whether the Bluetooth library is there."""
+        if self.roller is None:
+            return getattr(self.transport, "unusable", lambda: None)()
         missing = getattr(self.transport, "missing", lambda: [])()
         low = self.roller.low_batteries() if self.roller is not None else []
         said = ([f"not connected: {', '.join(missing)}"] if missing else []) + \
@@ -240,6 +243,15 @@ class BleakTransport:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._stopping = False
+
+    @staticmethod
+    def unusable() -> str | None:
+        """Why the radio cannot be used here (bleak is missing), or None."""
+        try:
+            import bleak  # noqa: F401
+        except ImportError as exc:
+            return f"{exc}: pip install 'table-companion[pixels]'"
+        return None
 
     def missing(self) -> list[str]:
         """The dice not connected now."""

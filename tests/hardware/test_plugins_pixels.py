@@ -3,8 +3,10 @@ doc/CommunicationsProtocol.md) decoded, and replayed by a fake transport through
 source plugin into a Last Bastion fight, whose roll the game takes as a ``dice`` event."""
 
 import struct
+import sys
 import threading
 import time
+import types
 
 import hwtools
 import pytest
@@ -198,3 +200,11 @@ def test_bad_settings_say_what_is_wrong(tmp_path, text, words):
 
 def test_the_source_is_installed_under_its_entry_point():
     assert sources.installed()["pixels"].value == "hardware.pixels:PixelsSource"
+
+
+def test_doctor_before_start_asks_whether_the_bluetooth_library_is_there(monkeypatch):
+    source = pixels.PixelsSource({"dice": ["A"]}, None)
+    monkeypatch.setitem(sys.modules, "bleak", types.ModuleType("bleak"))  # installed
+    assert source.status() is None
+    monkeypatch.setitem(sys.modules, "bleak", None)                       # missing
+    assert source.status().endswith("pip install 'table-companion[pixels]'")

@@ -92,7 +92,8 @@ def test_the_topic_tree_and_home_assistant_discovery(tmp_path, broker, game):
         game.submit({"type": "card", "id": "incube"}, source="test")
         assert watcher.wait(lambda: state_at(watcher, game.version))
         event = watcher.last_json("companion/table-3/event")
-        assert event["type"] == "card" and event["id"] == "incube" and event["source"] == "test"
+        assert event["type"] == "card" and event["source"] == "test" and "id" not in event
+        assert "Incube" in event["label"]["en"] and "Incube" in event["label"]["fr"]
         assert event["seq"] == game.version and event["at"] == \
             watcher.last_json("companion/table-3/state")["at"]
         assert watcher.last_json("companion/table-3/state")["counts"]["deck_remaining"] == 34

@@ -20,7 +20,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from companion.engine import Session, Update
+from companion.engine import Game, Session, Update
+from companion.i18n import LANGUAGES, render
 
 from . import commands, discovery
 from .summary import FIELDS, summary
@@ -31,6 +32,16 @@ log = logging.getLogger(__name__)
 #: How many events paho keeps while the broker is away.
 QUEUED = 1000
 ONLINE, OFFLINE = "online", "offline"
+
+
+def event_json(update: Update, game: Game | None) -> dict[str, Any]:
+    """An accepted event as the broker gets it: what the shared page shows of it (its type, its
+    source, its time and its history label in each language), never its fields, which may hold
+    what a secret role hides."""
+    event, label = update.event, update.step.label
+    return {"seq": update.version, "type": event.type, "source": event.source, "at": event.at,
+            "label": {lang: render(label, lang, game, update.step.state) for lang in LANGUAGES}
+            if label else None}
 
 
 class Bridge:
@@ -57,7 +68,7 @@ class Bridge:
         self.client.on_message = self._on_message
         self.connected = False
         self._wake = threading.Condition()
-        self._events: deque[dict[str, Any]] = deque()
+        self._events: deque[tuple[Update, Game | None]] = deque()
         self._dirty = self._announce = False
         self._at: float | None = None
         self._announced: set[str] = set()
@@ -96,9 +107,8 @@ class Bridge:
 
     def _on_update(self, update: Update) -> None:
         event = update.event
-        with self._wake:
-            self._events.append({"seq": update.version, "type": event.type, **event.fields,
-                                 "source": event.source, "at": event.at})
+        with self._wake:  # rendered by the publisher, not here under the session's lock
+            self._events.append((update, self.session.game))
             self._at, self._dirty = event.at, True
             self._wake.notify()
 
@@ -148,8 +158,9 @@ class Bridge:
 
     def _publish(self, events: list[dict[str, Any]], announce: bool, dirty: bool,
                  at: float | None) -> None:
-        for event in events:  # queued by paho while the broker is away
-            self.client.publish(self.topics.event, json.dumps(event, ensure_ascii=False), qos=1)
+        for update, game in events:  # queued by paho while the broker is away
+            self.client.publish(self.topics.event, json.dumps(event_json(update, game),
+                                                              ensure_ascii=False), qos=1)
         if not (dirty and self.connected):
             return  # the next connection publishes the state then current
         state = {"table": self.name, **summary(self.session, at)}

@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +38,20 @@ log = logging.getLogger(__name__)
 PING_SECONDS = 15.0
 #: Frames a page may fall behind before its stream is closed (it reconnects by itself).
 BACKLOG = 512
+#: Bytes a stream's connection buffers before waitress starts a new buffer (see
+#: :func:`web.server.serve`): the café's memory stays flat however long a page stays open.
+STREAM_BUFFER = 256 * 1024
 
 
 def frame(kind: str, data: Any) -> bytes:
     """One Server-Sent Events message."""
     return f"event: {kind}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+
+
+@cache
+def game_names(game: str) -> dict[str, str]:
+    """A game's name in each language (its id when the catalogs do not name it)."""
+    return {lang: texts(lang).get(f"name.{game}", game) for lang in LANGUAGES}
 
 
 class Board:
@@ -97,9 +107,8 @@ class Board:
         if not isinstance(state, dict):
             return None
         game = state.get("game")
-        names = {lang: texts(lang).get(f"name.{game}", game) if game else None
-                 for lang in LANGUAGES}
-        return {"name": str(state.get("table") or ""), "game": game, "game_name": names,
+        return {"name": str(state.get("table") or ""), "game": game,
+                "game_name": game_names(game) if isinstance(game, str) else None,
                 "status": state.get("status"), "phase": state.get("phase"),
                 "round": state.get("round"), "active": state.get("active"),
                 "waiting": {lang: state.get(f"waiting_{lang}") for lang in LANGUAGES},
@@ -251,7 +260,7 @@ def cmd_cafe(args: argparse.Namespace) -> int:
         print(render(Message("cafe.url", {"url": url}), texts=texts(lang)), flush=True)
 
     try:
-        serve(app, args.host, args.port, args.threads, ready)
+        serve(app, args.host, args.port, args.threads, ready, stream_buffer=STREAM_BUFFER)
     finally:
         listener.stop()
     return 0

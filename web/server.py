@@ -20,13 +20,19 @@ DEFAULT_THREADS = 48
 
 
 def serve(app: Flask, host: str, port: int, threads: int = DEFAULT_THREADS,
-          ready: Callable[[str, int], None] | None = None) -> None:
+          ready: Callable[[str, int], None] | None = None,
+          stream_buffer: int | None = None) -> None:
     """Serve ``app`` until Ctrl-C or SIGTERM; then end the streams and stop cleanly.
 
     ``ready(host, port)`` is called once the socket listens (port 0 picks a free one).
+    ``stream_buffer`` (bytes): waitress keeps appending a connection's output to one buffer
+    until it holds this much (16 MiB by default), even when it was sent long ago; an endless
+    stream grows by all it sent until then, so a server of long streams sets it low.
     """
+    options = {} if stream_buffer is None else {"outbuf_high_watermark": stream_buffer}
     server = create_server(app, host=host, port=port, threads=threads, ident="companion",
-                           connection_limit=max(100, 2 * threads), channel_timeout=60)
+                           connection_limit=max(100, 2 * threads), channel_timeout=60,
+                           **options)
     hub = app.extensions[EXTENSION].hub
 
     def stop(signum: int, frame: object) -> None:

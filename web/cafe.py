@@ -134,12 +134,6 @@ class Board:
         with self._lock:
             self._clients.discard(client)
 
-    @property
-    def streams(self) -> int:
-        """How many pages are open."""
-        with self._lock:
-            return len(self._clients)
-
     def close(self) -> None:
         """End every stream (new ones end at once): the server is stopping."""
         with self._lock:

@@ -157,6 +157,8 @@ class Listener:
             self.client.username_pw_set(username, password or None)
         self.client.reconnect_delay_set(1, 30)
         self.client.on_connect = self._on_connect
+        self.client.on_connect_fail = lambda c, u: log.warning(
+            "the broker %s:%s does not answer; trying again", host, port)
         self.client.on_message = lambda c, u, message: board.receive(message.topic,
                                                                      message.payload)
         self.client.connect_async(host, port)

@@ -30,3 +30,4 @@ bench: setup
 	$(BIN)/python benchmarks/inputs.py
 	$(BIN)/python benchmarks/vision.py
 	systemd-analyze security --offline=true systemd/companion.service | tail -1
+	$(BIN)/python benchmarks/cafe.py --minutes 1

@@ -16,6 +16,7 @@ from typing import Any
 import hardware
 import hardware.build
 from companion import config as settings
+from companion import mqtt
 from companion.engine import Message, RuleError, Session
 from companion.i18n import LANGUAGES, catalog, render
 from companion.mdns import PageAnnouncer, announce_in_background
@@ -33,6 +34,7 @@ from web.security import split_names
 from web.server import DEFAULT_THREADS, serve
 
 DEFAULT_PORT = 8000
+DEFAULT_NAME = "Table Companion"  # the table's name on the network when [table] name is empty
 PI_MODEL = Path("/proc/device-tree/model")
 
 
@@ -62,6 +64,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     announcer = Announcer(make_voice(config["speech"]), lang, [hardware.MESSAGES_DIR]).start()
     announcer.attach(session)
     sensors = hardware.build.start(session, config, announcer, simulate=simulate)
+    try:
+        broker = mqtt.start(session, config)
+    except mqtt.Unavailable as exc:
+        print(render(exc.message, lang), file=sys.stderr, flush=True)
+        broker = None
     web = WebConfig(lang=lang, simulate=simulate, seed=args.seed,
                     hosts=split_names(config["web"]["hosts"]))
     app = create_app(session, web,
@@ -92,8 +99,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             say(Message("run.url", {"url": url}))
         print_qr(link.urls[0])
         if args.host in WILDCARDS:
-            page.append(announce_in_background(config["general"]["name"], port, addresses,
-                                               found_local))
+            name = config["table"]["name"] or DEFAULT_NAME
+            page.append(announce_in_background(name, port, addresses, found_local))
         local = "127.0.0.1" if args.host in WILDCARDS else host
         service.ready(link.urls[0], lambda: page_answers(f"http://{local}:{port}/api/state"))
         if session.record is not None and session.record.status == "playing":
@@ -113,6 +120,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             mdns.close()
         if keyboard is not None:
             keyboard.stop()
+        if broker is not None:
+            broker.stop()
         if sensors is not None:
             sensors.stop()
         announcer.stop()

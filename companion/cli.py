@@ -300,6 +300,12 @@ def _add_pin(sub: Any) -> None:
     add_pin_parser(sub)
 
 
+def _add_cafe(sub: Any) -> None:
+    from web.cafe import add_cafe_parser
+
+    add_cafe_parser(sub)
+
+
 def _add_hardware(sub: Any) -> None:
     from hardware.cli import add_hardware_parsers
 
@@ -310,6 +316,7 @@ HEAVY = (
     Heavy({"dice": "read dice from camera photos"}, _add_dice),
     Heavy({"run": "serve the live page and run the table"}, _add_run),
     Heavy({"pin": "choose a new host PIN"}, _add_pin),
+    Heavy({"cafe": "every table on one MQTT broker, on one read-only page"}, _add_cafe),
     Heavy({"tags": "RFID tags and the cards they stand for",
            "config": "the effective config and where each value came from",
            "doctor": "check the box: interfaces, reader, camera, pins..."}, _add_hardware),
@@ -380,7 +387,6 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     restore.add_argument("file", type=Path)
     common(restore)
     restore.set_defaults(func=cmd_restore)
-
 
     for registers in HEAVY:
         if command is None or command in registers.commands:

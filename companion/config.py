@@ -32,7 +32,7 @@ ENV_FILE = "COMPANION_CONFIG"
 #: Every setting and its default, by section. A pin is a BCM GPIO number, or ``false`` when the
 #: part is not wired.
 DEFAULTS: dict[str, dict[str, Any]] = {
-    "general": {"name": "Table Companion", "language": "en", "data_dir": "", "pin_factory": ""},
+    "general": {"language": "en", "data_dir": "", "pin_factory": ""},
     "speech": {"backend": "espeak-ng", "device": "", "volume": 1.0, "rate": 160, "voice": "",
                "enabled": True, "wav_dir": ""},
     "buttons": {"next": 17, "undo": 27, "draw": 22, "roll": 23, "bounce_time": 0.05,
@@ -46,7 +46,17 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "camera": {"kind": "none", "index": 0, "path": "", "width": 1280, "height": 960,
                "fps": 10.0, "loop": True},
     "web": {"hosts": ""},  # names the page may be reached by besides the Pi's own, "a, b"
+    "table": {"name": ""},
+    "mqtt": {"host": "", "port": 1883, "username": "", "password": "", "tls": False,
+             "ca_file": "", "topic_root": "companion", "discovery": True,
+             "discovery_prefix": "homeassistant", "command_secret": "", "keepalive": 30,
+             "reconnect_min": 1.0, "reconnect_max": 60.0},
+    "sources": {},
 }
+
+#: Sections whose keys are free and each value a table of its own: ``[sources.<name>]`` holds
+#: the settings of the input source plugin ``<name>``, which checks them itself.
+TABLE_SECTIONS = frozenset({"sources"})
 
 #: What each choice-valued setting accepts.
 CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
@@ -79,6 +89,9 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
 #: The GPIO pins a bus takes when the reader on it is configured, by bus number.
 SPI_PINS = {0: (7, 8, 9, 10, 11), 1: (16, 17, 18, 19, 20, 21)}
 I2C_PINS = {0: (0, 1), 1: (2, 3)}
+
+#: Settings never printed (``companion config`` shows that they are set, not what they are).
+SECRET_KEYS = {("mqtt", "password"), ("mqtt", "command_secret")}
 
 DEFAULT_ORIGIN = "default"
 
@@ -115,7 +128,8 @@ class Config:
         for section, values in self.values.items():
             lines.append(f"\n[{section}]")
             for key, value in values.items():
-                text = f"{key} = {_toml(value)}"
+                shown = "(set)" if (section, key) in SECRET_KEYS and value else _toml(value)
+                text = f"{key} = {shown}"
                 lines.append(f"{text:<32} # {self.origin(section, key)}")
         return lines
 
@@ -129,6 +143,10 @@ def _toml(value: Any) -> str:
         return str(value).lower()
     if isinstance(value, str):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{_toml(k)} = {_toml(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_toml, value)) + "]"
     return repr(value)
 
 
@@ -199,6 +217,9 @@ def _key_lines(text: str) -> dict[tuple[str, str], int]:
         if header:
             section = header.group(1).strip("\"'")
             lines.setdefault((section, ""), number)
+            head, _, tail = section.partition(".")  # [sources.pedal]: the key "pedal" of sources
+            if tail:
+                lines.setdefault((head, tail.strip("\"'")), number)
             continue
         key = _KEY.match(line)
         if key:
@@ -256,6 +277,9 @@ def _suggest(name: str, known: Mapping[str, Any]) -> dict[str, Any] | str:
 def _check(section: str, key: str, value: Any) -> Message | None:
     """Why a value cannot be used (without its ``where``), or None when it is fine."""
     known = DEFAULTS[section]
+    if section in TABLE_SECTIONS:
+        return None if isinstance(value, dict) else Message("config.not_table", {
+            "setting": f"{section}.{key} = {_toml(value)}", "section": f"[{section}.{key}]"})
     if key not in known:
         return Message("config.unknown_key", {"key": repr(key), "section": f"[{section}]",
                                               "suggestion": _suggest(key, known),

@@ -2,7 +2,7 @@
 
 Phones (iOS, Android 12+, laptops) resolve ``.local`` names and browse ``_http._tcp``
 services, so ``http://companion.local:8000/`` opens the page without reading an address. The
-service carries the table's name (``[general] name``) and points at the LAN addresses of
+service carries the table's name (``[table] name``) and points at the LAN addresses of
 :mod:`companion.netaddr`. A second companion on the same network finds ``companion.local``
 already answered by another machine and takes ``companion-2.local`` (then ``-3``...); a clash of
 the service name is settled by zeroconf itself (``Table Companion-2``).

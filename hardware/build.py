@@ -28,6 +28,7 @@ from .rfid import TagReader, TagSource
 from .rfid.mfrc522 import MFRC522
 from .rfid.pn532 import PN532
 from .rfid.wedge import KeyboardWedge
+from .sources import plugin_sources
 from .status import Status
 from .table import Table
 
@@ -111,13 +112,14 @@ def start(session: Session, config: Config, announcer: Announcer | None = None,
     """Build the table and start every configured part; returns the table (``stop()`` ends it).
 
     With ``simulate`` (virtual dice and cards on the page) only what a config names starts: the
-    reader and the camera when one is configured, the buttons and LEDs when a pin factory is
+    reader and the camera when one is configured, the source plugins of its ``[sources.<name>]``
+    tables (:mod:`hardware.sources`), the buttons and LEDs when a pin factory is
     named (``pin_factory``, ``[general] pin_factory`` or ``$GPIOZERO_PIN_FACTORY``); None when
     that is nothing, so a plain ``--simulate`` touches no hardware.
     """
     pins = not simulate or pin_factory is not None or bool(pin_factory_name(config))
     reader, camera = make_reader(config["rfid"]), make_camera(config["camera"])
-    if not pins and reader is None and camera is None:
+    if not pins and reader is None and camera is None and not config["sources"]:
         return None
 
     def tell(device: str, problem: Message | None) -> None:
@@ -150,6 +152,8 @@ def start(session: Session, config: Config, announcer: Announcer | None = None,
         watcher = DiceWatcher(table.camera, session.expects, status, data_dir or session.data_dir)
         table.add(watcher)
         table.actions["roll"] = watcher.read_now
+    for plugin in plugin_sources(config, status, session.expects, data_dir or session.data_dir):
+        table.add(plugin)  # a failing plugin is reported by its status; the rest runs
     return table
 
 

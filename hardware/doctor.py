@@ -29,6 +29,7 @@ from companion.engine.session import DEFINITIONS
 from companion.i18n import render
 from companion.voices import DEVICE, ENGINE, PLAYER, VoiceError, open_voice
 
+from . import sources
 from .build import PIN_DEVICES, ROLES, make_camera, make_pin_factory, make_reader
 from .cameras import CameraError, CameraLibraryError
 from .status import Status, last_tag, texts
@@ -83,7 +84,8 @@ class Check:
 
 NAME_KEYS = {"config": "config", "SPI": "spi", "I2C": "i2c", "RFID reader": "reader",
              "camera": "camera", "pins": "pins", "speech": "speech", "games": "games",
-             "last tag": "last_tag", "journal": "journal", "storage": "storage"}
+             "last tag": "last_tag", "journal": "journal", "storage": "storage",
+             "sources": "sources", "MQTT broker": "mqtt"}
 
 
 def check_config(config: Config) -> Check:
@@ -283,6 +285,44 @@ def check_storage(data_dir: Path) -> Check:
                                      free=f"{free / 1e6:.0f} MB"))
 
 
+def check_sources(config: Config, data_dir: Path, live: Status | None = None) -> Check:
+    """The source plugins the config names (``[sources.<name>]``): those the running companion
+    holds are judged by its status, the others built (not started) and asked how they are."""
+    tables = sources.configured(config)
+    if not tables:
+        return Check("sources", None, _m("doctor.sources.none",
+                                         installed=", ".join(sorted(sources.installed())) or "-"))
+    found, failing = [], False
+    for name, settings in tables.items():
+        held = live is not None and sources.device(name) in live.held
+        problem = (live.problems.get(sources.device(name)) if held
+                   else sources.probe(name, settings, data_dir))
+        failing = failing or problem is not None
+        found.append((_m("doctor.sources.failing", source=name, problem=problem.to_json())
+                      if problem else _m("doctor.sources.ok", source=name)).to_json())
+    return Check("sources", not failing, _m("doctor.sources.found", sources=found),
+                 _m("doctor.fix.sources") if failing else None)
+
+
+def check_mqtt(config: Config) -> Check:
+    """The broker of ``[mqtt]`` takes the companion's credentials (a connection of its own)."""
+    mqtt = config["mqtt"]
+    if not mqtt["host"]:
+        return Check("MQTT broker", None, _m("doctor.mqtt.none"))
+    try:
+        from companion.mqtt.bridge import reach
+    except ImportError as exc:
+        return Check("MQTT broker", False, _m("doctor.mqtt.no_paho", error=str(exc)),
+                     _m("doctor.fix.paho"))
+    broker = f"{mqtt['host']}:{mqtt['port']}"
+    problem = reach(mqtt)
+    if problem:
+        return Check("MQTT broker", False, _m("doctor.failed", device=broker, error=problem),
+                     _m("doctor.fix.mqtt"))
+    return Check("MQTT broker", True, _m("doctor.mqtt.ok", broker=broker,
+                                         user=mqtt["username"] or "-"))
+
+
 def live_checks(config: Config, live: Status) -> dict[str, Check]:
     """The checks of the devices the running companion holds (``live.held``), by check name,
     read from its status."""
@@ -303,8 +343,9 @@ def run(config: Config, data_dir: Path, dev: Path = Path("/dev"),
             held.get("RFID reader") or check_reader(config),
             held.get("camera") or check_camera(config),
             held.get("pins") or check_pins(config, pin_factory),
-            check_speech(config), check_games(), check_last_tag(data_dir),
-            check_journal(data_dir), check_storage(data_dir)]
+            check_sources(config, data_dir, live), check_mqtt(config), check_speech(config),
+            check_games(), check_last_tag(data_dir), check_journal(data_dir),
+            check_storage(data_dir)]
 
 
 def report(checks: list[Check], lang: str = "en") -> list[str]:

@@ -9,7 +9,8 @@ from typing import Any
 
 from .errors import RuleError
 
-SOURCES = ("replay", "web", "button", "rfid", "camera", "cli", "keyboard", "simulator", "test")
+SOURCES = ("replay", "web", "button", "rfid", "camera", "cli", "keyboard", "simulator", "test",
+           "mqtt", "bluetooth")
 RESERVED = ("type", "source", "at")
 
 

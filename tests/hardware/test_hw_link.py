@@ -140,7 +140,7 @@ def test_companion_run_prints_the_lan_address_and_announces_companion_local(tmp_
     loopback one when the machine has a network), then the .local URL, which a zeroconf browser
     on loopback finds with the server's port."""
     conf = tmp_path / "config.toml"
-    conf.write_text('[general]\nname = "Test Table"\n[speech]\nenabled = false\n')
+    conf.write_text('[table]\nname = "Test Table"\n[speech]\nenabled = false\n')
     browser = Browser()
     process = subprocess.Popen(
         [sys.executable, "-m", "companion", "run", "--simulate", "--port", "0", "--data-dir",

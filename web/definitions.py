@@ -82,6 +82,19 @@ def _effect(vars_: Mapping[str, Any]) -> Description:
             "ops": [{"op": op, **fields(schema)} for op, schema in vars_["ops"].items()]}
 
 
+def _needing(effect: Description | None,
+             needs: Mapping[str, tuple[str, str]]) -> Description | None:
+    """An effect whose checker also needs a field when another has a value (a Last Bastion
+    Equipment token's colour): that field says when (``needed_when``: the other field and its
+    value), so the form shows it then, as a required field."""
+    for op in effect["ops"] if effect else []:
+        for field in op["fields"]:
+            if field["name"] in needs:
+                other, value = needs[field["name"]]
+                field["needed_when"] = {"field": other, "value": value}
+    return effect
+
+
 FACTORIES: dict[str, Callable[[Mapping[str, Any]], Description | None]] = {
     "companion.engine.events.integer": _number, "companion.engine.events.one_of": _choice,
     "companion.engine.events.list_of": _list, "companion.engine.events.obj": _object,
@@ -99,6 +112,9 @@ def describe(check: Checker) -> Description | None:
     shapes = getattr(check, "either", None)
     if shapes is not None:
         return _either(shapes)
+    plain = getattr(check, "vocabulary", None)
+    if plain is not None:
+        return _needing(describe(plain), getattr(check, "needs", {}))
     factory = check.__qualname__.removesuffix(".<locals>.check")
     if f"{check.__module__}.{factory}" in FACTORIES:
         return FACTORIES[f"{check.__module__}.{factory}"](_closure(check))

@@ -19,7 +19,7 @@ from .texts import texts
 BAD_REQUEST_KEYS = {
     "event.bad_json", "event.not_object", "event.no_type", "event.bad_source",
     "event.unknown_field", "event.missing_field", "event.bad_field", "event.unknown_type",
-    "effect.unknown", "definition.unknown_kind",
+    "effect.unknown", "effect.needs", "definition.unknown_kind",
 }
 """Rule errors that mean the request itself is malformed (400); other refusals are 422, a stale
 version 409."""

@@ -19,7 +19,8 @@ const app = {
   setupGame: null, role: null,
   box: {status: null, seen: "", checks: null, open: false},
   pick: {mode: null, mover: null, targets: [], dice: [], grey: null, reroll: false,
-    search: "", effects: []},
+    search: ""},
+  refusal: null,  // the last refusal of a request (its message shown in the form that sent it)
 };
 
 /** A game's renderer: {top, board, setupForm, host, forms, actions, ...} (see docs/web.md). */
@@ -83,7 +84,7 @@ function accept(data, snapshot) {
   if (!snapshot && data.version <= app.version) { alive(); return; }
   const fresh = !app.pic || (data.view.game !== app.pic.view.game);
   if (snapshot || data.version !== app.version) app.pick = {...app.pick, targets: [], dice: [],
-    grey: null, reroll: false, effects: [], mode: null, mover: null};
+    grey: null, reroll: false, mode: null, mover: null};
   app.pic = data;
   app.version = data.version;
   if (fresh || data.event === "setup" || data.event === "teach") app.catalogs = {};
@@ -124,6 +125,7 @@ function post(url, body) {
     const next = response.headers.get("X-CSRF-Token");
     if (next) app.csrf = next;
     const data = await response.json().catch(() => ({}));
+    app.refusal = response.ok ? null : data;
     if (response.ok) return data;
     toast(data.message || String(response.status));
     Teach.refused(data, body.event);
@@ -455,6 +457,7 @@ const ACTIONS = {
   "load-history": () => loadFrames(),
   "back-to": (el) => send({type: "undo", to: Number(el.dataset.seq)}),
   "more-items": (el) => Fields.more(el),
+  step: (el) => Fields.step(el),
   "role-link": (el) => post("/api/role/" + el.dataset.role, {}).then((r) => {
     if (r) { app.roleLink = r.link; renderHost(); }
   }),

@@ -97,6 +97,12 @@ const Teach = (() => {
   /** Send the draft as a `teach` event; on success the draft is emptied. */
   async function submit() {
     const spec = described[draft.game][draft.kind];
+    const missing = spec.fields.flatMap((f) => fields.missing(f, f.name, false));
+    if (missing.length) {  // said in the form before anything is sent
+      draft.error = t("ui.fields_missing", {fields: missing.join(", ")});
+      redraw();
+      return;
+    }
     const definition = Object.fromEntries(spec.fields
       .map((f) => [f.name, fields.value(f, f.name)]).filter(([, v]) => v !== undefined));
     const done = await send({type: "teach", kind: draft.kind, id: draft.id, definition});

@@ -301,15 +301,43 @@ function choice(view, expects) {
     return `<div class="row">` + expects.options.map((o, i) => button("answer", optionLabel(view, o),
       `data-index="${i}"`)).join("") + "</div>";
   }
-  const effects = app.pick.effects.map((e) => `<li><code>${esc(JSON.stringify(e))}</code></li>`).join("");
   return `<p>${esc(prompt ? both(app.pic.texts.prompts[0]) : "")}</p><div class="row">` +
-    button("answer-none", t("ui.nothing_changed")) + "</div>" +
-    `<form data-form="effect" class="row"><select name="op">${options(["lose", "gain", "grip",
-      "ungrip", "draw", "corruption"], "lose", (o) => o)}</select><select name="token">` +
-    `${options(["life", "call_to_arms", "equipment", "round"], "life", (o) => name(o))}</select>` +
-    `<select name="target">${options(["", "tile", "hero", "card", "self"], "", (o) => o || "—")}` +
-    `</select><button>${esc(t("ui.add_effect"))}</button></form><ul>${effects}</ul>` +
-    (effects ? button("answer-effects", t("ui.apply_effects")) : "");
+    button("answer-none", t("ui.nothing_changed")) + "</div>" + answerForm();
+}
+
+// The effects a printed text had, built from the game's vocabulary (GET /api/definitions):
+// each op shows exactly its fields, and what is missing is said before anything is sent.
+
+const answer = {values: {}, sizes: {}, error: ""};
+const answerFields = Fields.make("answer-effects", answer, () => renderHost());
+
+/** The description of a list of effects (a card timing given as effects); null while it loads. */
+function effectsSpec() {
+  const kinds = Teach.kinds("last-bastion");
+  const timing = kinds && kinds.card.fields.find((f) => f.name === "arrival");
+  return timing ? timing.choices.find((c) => c.as === "effects") : null;
+}
+
+function answerForm() {
+  const spec = effectsSpec();
+  if (!spec) return "<p>…</p>";
+  return `<form data-form="answer-effects" class="event answer">` +
+    answerFields.labelled({...spec, name: "effects"}, "effects") +
+    (answer.error ? `<p class="warning" role="alert">${esc(answer.error)}</p>` : "") +
+    `<button class="strong">${esc(t("ui.apply_effects"))}</button></form>`;
+}
+
+async function sendAnswer() {
+  const spec = effectsSpec();
+  const missing = answerFields.missing(spec, "effects", true);
+  if (missing.length) {
+    answer.error = t("ui.fields_missing", {fields: missing.join(", ")});
+    return renderHost();
+  }
+  const done = await send({type: "answer", effects: answerFields.value(spec, "effects")});
+  if (done) Object.assign(answer, {values: {}, sizes: {}, error: ""});
+  else answer.error = (app.refusal && app.refusal.message) || "";
+  renderHost();
 }
 
 function optionLabel(view, option) {
@@ -430,13 +458,7 @@ const FORMS = {
     const definition = definitionFrom(d);
     return definition && send({type: "teach", kind: "card", id: slug(d.name), definition});
   },
-  effect: (d) => {
-    const effect = {op: d.op};
-    if (["lose", "gain"].includes(d.op)) effect.token = d.token;
-    if (["grip", "ungrip"].includes(d.op)) effect.target = d.target || "tile";
-    app.pick.effects.push(effect);
-    renderHost();
-  },
+  "answer-effects": () => sendAnswer(),
   "fix-hero": (d) => send({type: "adjust", hero: d.hero, life: Number(d.life),
     call_to_arms: Number(d.call_to_arms), state: d.state, equipment: Object.fromEntries(
       COLOURS.map((c) => [c, Number(d[`eq-${c}`])]))}),
@@ -453,7 +475,6 @@ const ACTIONS = {
   assign: (el) => send({type: "assign", hero: el.dataset.hero}),
   answer: (el) => send({type: "answer", choice: app.pic.view.expects.options[el.dataset.index]}),
   "answer-none": () => send({type: "answer"}),
-  "answer-effects": () => send({type: "answer", effects: app.pick.effects}),
   resolve: () => send({type: "resolve"}),
   decline: () => send({type: "resolve", falls: []}),
   face: (el) => { app.pick.dice[el.dataset.die] = el.dataset.face; renderHost(); },

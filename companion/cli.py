@@ -50,7 +50,7 @@ def cmd_games(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([{"id": g.id, "events": sorted(g.events)} for g in games.values()]))
     else:
-        for game_id in sorted(games):
+        for game_id in games:  # the flagship first, as the host page lists them
             print(game_id)
     return 0
 

@@ -112,12 +112,15 @@ class Simulator:
         return self._submit(Event("card", fields, self.source))
 
     def _invent(self, kind: str, known: dict[str, Any]) -> dict[str, Any]:
+        """A card made up on the spot ("Sim 3"; a Warlord is called so by the messages): it lives
+        in this simulated game only, never in the owner's definitions (the session does not save
+        what the simulator's events teach)."""
         number = 1 + sum(card_id.startswith("sim-") for card_id in known)
         while f"sim-{number}" in known:
             number += 1
         low, high = (3, 5) if kind == "warlord" else (0, 3)
         return {"id": f"sim-{number}", "define": {
-            "name": f"{'Warlord' if kind == 'warlord' else 'Sim'} {number}", "type": kind,
+            "name": f"Sim {number}", "type": kind,
             "colour": self.random.choice(CARD_COLOURS),
             "resistance": self.random.randint(low, high), "complete": True}}
 

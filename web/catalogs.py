@@ -60,4 +60,4 @@ def known_ids(session: Session) -> set[str]:
 
 def game_list() -> list[str]:
     """The installed games' ids, Last Bastion first (the flagship), then by id."""
-    return sorted(installed_games(), key=lambda g: (g != "last-bastion", g))
+    return list(installed_games())

@@ -92,14 +92,19 @@ def check_accepted(state: Mapping[str, Any], event: Event, expected: tuple[str, 
         raise RuleError("event.not_expected", event=event.type, expected=list(expected))
 
 
+FLAGSHIP = "last-bastion"
+"""The game listed first (docs/web.md: the host's menu and ``companion games``)."""
+
+
 @cache
 def installed_games() -> dict[str, Game]:
-    """Every game registered under the ``companion.games`` entry-point group, by id."""
+    """Every game registered under the ``companion.games`` entry-point group, by id, in the
+    order menus list them: the flagship first, then by id."""
     games: dict[str, Game] = {}
     for point in entry_points(group=ENTRY_POINT_GROUP):
         game = point.load()
         games[game.id] = game
-    return games
+    return dict(sorted(games.items(), key=lambda item: (item[0] != FLAGSHIP, item[0])))
 
 
 def find_game(game_id: Any, games: Mapping[str, Game] | None = None) -> Game:

@@ -83,6 +83,10 @@ def undo_depth(frames: list[Frame], fields: Mapping[str, Any]) -> int:
     return steps
 
 
+IMAGINARY = frozenset({"simulator"})
+"""Sources whose inventions (the simulated table's cards) live in their game only, never in the
+owner's definitions."""
+
 class Session:
     """Holds the current game of a data directory and is the only way to change it.
 
@@ -210,7 +214,7 @@ class Session:
         target = self._frames[-steps - 1]
         clean = Event("undo", fields, event.source, event.at)
         label = Message("history.undo", {"count": steps, "labels": [f.label for f in undone]})
-        step = Step(target.state, [Message("undo.done", {"count": steps})], [], label)
+        step = Step(target.state, [Message("undo.done", label.params)], [], label)
         entry = self._journal.append(self.record.id, clean, label.to_json(),
                                      self._summary(target.state))
         del self._frames[-steps:]
@@ -218,7 +222,7 @@ class Session:
 
     def _accepted(self, entry: Entry, step: Step) -> Step:
         self.version = entry.seq
-        if step.learned and self.game is not None:
+        if step.learned and self.game is not None and entry.event.source not in IMAGINARY:
             store = DefinitionStore(self.data_dir, self.game.id)
             for kind, item_id, definition in step.learned:
                 store.save(kind, item_id, definition)

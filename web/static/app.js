@@ -29,9 +29,30 @@ const gameOf = (view) => GAMES[view && view.game] || null;
 
 // -- texts ---------------------------------------------------------------------------------------
 
+/** French words elided before a vowel: ``{hero:de}`` is "de Gary" or "d'Anna" (as
+ * companion/i18n does for the server's messages). */
+const ELIDED = {de: "d'", que: "qu'", le: "l'", la: "l'", ne: "n'", se: "s'", je: "j'",
+  ce: "c'", jusque: "jusqu'", lorsque: "lorsqu'", puisque: "puisqu'"};
+
+/** One field of a text: ``{n:one=card|other=cards}`` the form the language's plural rules
+ * (the browser's CLDR data, Intl.PluralRules) give for the value, ``{hero:de}`` elided. */
+function field(value, spec) {
+  if (spec && spec.includes("=")) {
+    const forms = Object.fromEntries(spec.split("|").map((f) => [f.slice(0, f.indexOf("=")),
+      f.slice(f.indexOf("=") + 1)]));
+    return forms[new Intl.PluralRules(app.lang).select(Math.abs(Number(value)))] ?? forms.other;
+  }
+  const shown = String(value ?? "—");
+  if (spec && ELIDED[spec]) {
+    return /^[aeiouyàâäéèêëîïôöùûüœæ]/i.test(shown) ? ELIDED[spec] + shown : `${spec} ${shown}`;
+  }
+  return shown;
+}
+
 function t(key, params) {
   const text = TEXTS[app.lang][key] ?? TEXTS.en[key] ?? key;
-  return params ? text.replace(/\{(\w+)\}/g, (_, k) => params[k] ?? "—") : text;
+  return params ? text.replace(/\{(\w+)(?::([^}]*))?\}/g, (_, k, spec) => field(params[k], spec))
+    : text;
 }
 
 const name = (id) => TEXTS[app.lang]["name." + id] ?? String(id);
@@ -237,10 +258,13 @@ function renderPrompts() {
     prompts.map((p) => `<p class="prompt">${esc(both(p))}</p>`).join("");
 }
 
+/** The announcements, newest version first; each version's lines together, in the order they
+ * were said. */
 function renderLog() {
-  const lines = app.log.slice().reverse().flatMap((entry) => entry.said.map((said) =>
-    `<li><span class="v">${entry.version}</span> ${esc(both(said))}</li>`));
-  $("log").innerHTML = `<h2>${esc(t("ui.log"))}</h2><ol class="log">${lines.join("")}</ol>`;
+  const versions = app.log.slice().reverse().filter((entry) => entry.said.length).map((entry) =>
+    `<li><span class="v">${entry.version}</span><div>${entry.said.map((said) =>
+      `<p>${esc(both(said))}</p>`).join("")}</div></li>`);
+  $("log").innerHTML = `<h2>${esc(t("ui.log"))}</h2><ol class="log">${versions.join("")}</ol>`;
 }
 
 // -- host controls -------------------------------------------------------------------------------

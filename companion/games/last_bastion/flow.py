@@ -9,10 +9,8 @@ reads what they wait for.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
-
-from companion.engine.catalog import localized
 
 from .catalog import timing_of
 from .geometry import SIDES, clockwise_from
@@ -133,10 +131,11 @@ def run(state: State, out: Out) -> None:
 
 
 def effect_tasks(effects: Any, source: dict[str, Any], who: str | None) -> list[Task]:
-    """Tasks for one timing of a card, tile, board or face: effects, or a prompt with the text."""
+    """Tasks for one timing of a card, tile, board or face: effects, or a prompt with the text
+    (one string, or one per language: the prompt is said in each language)."""
     if effects is None or effects == []:
         return []
-    if isinstance(effects, str):
+    if isinstance(effects, str | Mapping):
         return [{"do": "text", "source": source, "text": None if effects == "?" else effects,
                  "who": who}]
     return [{"do": "effect", "effect": e, "source": source, "who": who} for e in effects]
@@ -163,7 +162,7 @@ def _board(state: State, task: Task, out: Out) -> Any:
     if not free_slots(state, colour):
         out.say("board.full", board=colour)
         board = state["catalog"]["board"].get(colour, {})
-        full = board.get("full") or localized(board.get("text")) or "?"
+        full = board.get("full") or board.get("text") or "?"
         return effect_tasks(full, {"board": colour, "timing": "full"}, active_hero(state))
     if is_neutral(state, task["side"]):
         return []

@@ -411,7 +411,7 @@ def _corruption_dice(state: State, task: dict[str, Any], fields: dict[str, Any],
 def _apply_corruption(state: State, out: Out) -> None:
     task = state["queue"].pop(0)
     face = state["catalog"]["corruption"][task["face"]]
-    effects = face.get("effects") or localized(face.get("text")) or "?"
+    effects = face.get("effects") or face.get("text") or "?"
     state["queue"][:0] = effect_tasks(effects, {"face": task["face"], "timing": "corruption"},
                                       task.get("who") or active_hero(state))
 
@@ -579,7 +579,7 @@ def on_activate(state: State, fields: dict[str, Any], out: Out) -> None:
             task["options"] = knocked
             state["queue"].insert(0, task)
     else:
-        text = action or localized(definition.get("text")) or "?"
+        text = action or definition.get("text") or "?"
         state["queue"][:0] = effect_tasks(text, {"tile": tile["id"], "timing": "action"}, hero_id)
 
 

@@ -27,7 +27,7 @@ const chip = (colour, n) => `<span class="chip c-${colour}" title="${esc(name(co
 const percent = (p) => `<strong>${Math.round(p.p * 1000) / 10}%</strong>` +
   ` <small>(${p.num}/${p.den})</small>`;
 
-const slotName = (slot) => `${name(slot.split(".")[0])} ${Number(slot.split(".")[1]) + 1}`;
+const slotName = (slot) => name(slot);  // "blue 2", as the messages say it (name.blue.1)
 
 const heroName = (view, id) => {
   const hero = view.heroes[id];
@@ -229,7 +229,7 @@ function diceTapper(expects) {
 
 function diceRows(faces, count, grey, corruption, reroll) {
   const face = (f, attrs) => `<button type="button" class="face ${corruption ? "" : "c-" + f}" ` +
-    `${attrs} aria-label="${esc(corruption ? f : name(f))}">${corruption ? f.split("-")[1]
+    `${attrs} aria-label="${esc(name(f))}">${corruption ? f.split("-")[1]
       : SYMBOL[f]}</button>`;
   let html = `<h3>${esc(t(reroll ? "ui.reroll" : "ui.tap_faces"))}</h3>`;
   for (let i = 0; i < count; i++) {

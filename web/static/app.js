@@ -19,7 +19,7 @@ const app = {
   setupGame: null, role: null,
   box: {status: null, seen: "", checks: null, open: false},
   pick: {mode: null, mover: null, targets: [], dice: [], grey: null, reroll: false,
-    search: ""},
+    search: "", whites: []},
   refusal: null,  // the last refusal of a request (its message shown in the form that sent it)
 };
 
@@ -105,7 +105,7 @@ function accept(data, snapshot) {
   if (!snapshot && data.version <= app.version) { alive(); return; }
   const fresh = !app.pic || (data.view.game !== app.pic.view.game);
   if (snapshot || data.version !== app.version) app.pick = {...app.pick, targets: [], dice: [],
-    grey: null, reroll: false, mode: null, mover: null};
+    grey: null, reroll: false, mode: null, mover: null, whites: []};
   app.pic = data;
   app.version = data.version;
   if (fresh || data.event === "setup" || data.event === "teach") app.catalogs = {};
@@ -215,7 +215,9 @@ async function loadFrames() {
 
 function render() {
   document.documentElement.lang = app.lang;
-  $("lang-switch").textContent = t("ui.other_language");
+  $("lang-switch").textContent = app.lang === "fr" ? "EN" : "FR";
+  $("lang-switch").setAttribute("aria-label", t("ui.other_language"));
+  $("lang-switch").lang = app.lang === "fr" ? "en" : "fr";
   $("history-link").textContent = t("ui.history");
   $("host-toggle").textContent = app.hostOpen ? t("ui.close") : t("ui.host");
   if (!app.pic) return;
@@ -277,10 +279,18 @@ function options(values, selected, label = name) {
     `${esc(label(v))}</option>`).join("");
 }
 
+/** The host's controls in two places: the decision the table waits for (with Undo and the
+ * simulated table's buttons) at the top, right above the board it may need tapped; everything
+ * else (corrections, teaching, history, the box, a new game, logging out) at the end of the page,
+ * so that the decision and its buttons fit the first screen of a phone. */
 function renderHost() {
   const box = $("host");
+  const more = $("host-more");
   box.hidden = !app.hostOpen;
+  more.hidden = true;
   $("host-toggle").textContent = app.hostOpen ? t("ui.close") : t("ui.host");
+  document.body.classList.toggle("hosting", app.hostOpen && app.host);
+  $("undo-slot").innerHTML = app.hostOpen && app.host ? button("undo", t("ui.undo")) : "";
   if (!app.hostOpen || !app.pic) return;
   if (!app.host && app.pinSet === null) { box.innerHTML = "<p>…</p>"; return; }
   if (!app.host) {
@@ -296,22 +306,26 @@ function renderHost() {
   const expects = view.expects;
   const game = gameOf(view);
   const simulated = (game && game.simulated) || [];
-  let html = `<div class="row">${button("undo", t("ui.undo"))}` +
-    (app.simulate && expects.kind === "dice" && simulated.includes("dice")
-      ? button("roll", t("ui.roll")) : "") +
+  const tools = (app.simulate && expects.kind === "dice" && simulated.includes("dice")
+    ? button("roll", t("ui.roll"), 'class="strong"') : "") +
     (app.simulate && expects.kind === "card" && simulated.includes("card")
-      ? button("draw", t("ui.draw")) : "") +
-    button("logout", t("ui.logout"), 'class="quiet"') + "</div>";
+      ? button("draw", t("ui.draw"), 'class="strong"') : "");
+  let html = tools ? `<div class="row tools">${tools}</div>` : "";
   if (expects.kind === "setup") html += newGame();
   else if (game && expects.kind !== "nothing") html += game.host(view, expects);
-  if (view.game && expects.kind !== "setup") html += Teach.section(view);
-  if (game && game.roles) html += roleLinks(game.roles);
-  html += historyJump() + boxSection();
+  box.innerHTML = `<h2 class="sr-only">${esc(t("ui.host"))}</h2>` + html;
+  let extra = game && game.more && expects.kind !== "setup" ? game.more(view) : "";
+  if (view.game && expects.kind !== "setup") extra += Teach.section(view);
+  if (game && game.roles) extra += roleLinks(game.roles);
+  extra += historyJump() + boxSection();
   if (view.game && expects.kind !== "setup") {
-    html += `<details><summary>${esc(t("ui.new_game"))}</summary>${newGame()}</details>`;
+    extra += `<details><summary>${esc(t("ui.new_game"))}</summary>${newGame()}</details>`;
   }
-  box.innerHTML = `<h2>${esc(t("ui.host"))}</h2>` + html;
+  more.innerHTML = `<h2>${esc(t("ui.host_more"))}</h2>` + extra +
+    `<div class="row">${button("logout", t("ui.logout"), 'class="quiet"')}</div>`;
+  more.hidden = false;
   Typed.restore(box);
+  Typed.restore(more);
   const search = box.querySelector("input[name=search]");
   if (search && app.pick.focusSearch) { search.focus(); search.setSelectionRange(99, 99); }
 }
@@ -437,7 +451,7 @@ const Typed = (() => {
   const formKey = (form) =>
     `${form.dataset.form}/${form.dataset.game || ""}/${form.dataset.event || ""}/`;
   const key = (el) => {
-    const form = el.closest("#host form[data-form]");
+    const form = el.closest("#host form[data-form], #host-more form[data-form]");
     return form && el.name ? formKey(form) + el.name +
       (el.type === "radio" ? "=" + el.value : "") : null;
   };
@@ -491,7 +505,7 @@ const ACTIONS = {
 function handler(kind, key, form) {
   const own = kind === "forms" ? FORMS : ACTIONS;
   if (own[key]) return own[key];
-  const setup = form && form.closest("#host") && key === "setup";
+  const setup = form && form.closest("#host, #host-more") && key === "setup";
   const game = setup ? GAMES[form.dataset.game] : gameOf(app.pic && app.pic.view);
   return game && game[kind] && game[kind][key];
 }

@@ -82,7 +82,9 @@ function adviceText(help) {
 function slotCell(view, colour, k) {
   const card = view.boards[colour][k];
   const slot = `${colour}.${k}`;
-  const picked = app.pick.targets.includes(slot) ? " picked" : "";
+  const legal = app.host && view.expects.events.includes("place") &&
+    (view.expects.options || []).includes(slot);
+  const picked = app.pick.targets.includes(slot) || legal ? " picked" : "";
   if (!card) return `<div class="slot empty b-${colour}${picked}" data-slot="${slot}">` +
     `<span class="slot-no">${k + 1}</span></div>`;
   const items = card.items.map((i) => `<span title="${esc(t("ui.item_" + i))}">${ITEM[i] || i}</span>`).join("");
@@ -219,6 +221,23 @@ function teachForm(type, drawing) {
     `<button>${esc(t(drawing ? "ui.teach_and_draw" : "ui.teach"))}</button></form>`;
 }
 
+/** A face was tapped: once every die has one, the faces go without a "Send" tap. */
+function diceTapped() {
+  const view = app.pic.view;
+  const expects = view.expects;
+  const reroll = app.pick.reroll;
+  const count = reroll ? rerollCount(view) : expects.count || 1;
+  const grey = view.combat && view.combat.grey_die && (reroll || expects.kind === "dice") &&
+    !(expects.profile === "last-bastion/corruption");
+  const ready = app.pick.dice.slice(0, count).filter(Boolean).length === count &&
+    (!grey || app.pick.grey);
+  if (!ready) return renderHost();
+  return ACTIONS[reroll ? "send-reroll" : "send-dice"]();
+}
+
+/** How many dice a reroll gives again: the Corruption die, the Market's two, a fight's three. */
+const rerollCount = (view) => (!view.combat ? 1 : view.combat.kind === "market" ? 2 : 3);
+
 function diceTapper(expects) {
   const corruption = expects.profile === "last-bastion/corruption";
   const faces = corruption ? [1, 2, 3, 4, 5, 6].map((n) => `corruption-${n}`) : FACES;
@@ -246,22 +265,27 @@ function diceRows(faces, count, grey, corruption, reroll) {
   return html + button(reroll ? "send-reroll" : "send-dice", t("ui.send"), ready ? "" : "disabled");
 }
 
+/** The Hero phase: what the hero may do, as one grid of buttons. A tile tapped without a mode
+ * moves the hero there, a card tapped fights it; the modes are for the rest (a fight against two
+ * cards, a Call to Arms, a power, Elmer moving someone else). Only what the rules still allow is
+ * offered (``view.allowed``: who may move). */
 function actions(view) {
   const active = view.active_hero;
   const hero = view.heroes[active];
-  const mover = app.pick.mover || active;
+  const movers = (view.allowed || {}).movers || [];
   const mode = app.pick.mode;
-  let html = `<div class="row">` +
-    button("mode-move", t("ui.move"), mode === "move" ? 'aria-pressed="true"' : "") +
-    button("mode-fight", t("ui.fight"), mode === "fight" ? 'aria-pressed="true"' : "") +
+  const pressed = (m) => (mode === m ? 'aria-pressed="true"' : "");
+  let html = `<div class="actions">` +
+    (movers.length ? button("mode-move", t("ui.move"), pressed("move")) : "") +
+    button("mode-fight", t("ui.fight"), pressed("fight")) +
     button("activate", t("ui.activate")) +
-    button("mode-cta", t("ui.activate_cta"), mode === "cta" ? 'aria-pressed="true"' : "") +
-    (POWERS[active] && hero && hero.power
-      ? button("mode-power", t("ui.power"), mode === "power" ? 'aria-pressed="true"' : "") : "") +
+    (hero && hero.call_to_arms ? button("mode-cta", t("ui.activate_cta"), pressed("cta")) : "") +
+    (POWERS[active] && hero && hero.power ? button("mode-power", t("ui.power"), pressed("power"))
+      : "") +
     button("end_turn", t("ui.end_turn"), 'class="strong"') + "</div>";
-  if (mode === "move") {
-    html += `<p>${esc(t("ui.hint_move"))} <select name="mover">${options(Object.keys(view.heroes)
-      .filter((h) => view.heroes[h].tile), mover, (h) => heroName(view, h))}</select></p>`;
+  if (mode === "move" && movers.length > 1) {
+    html += `<p><label>${esc(t("ui.hint_move"))} <select name="mover">${options(movers,
+      app.pick.mover || movers[0], (h) => heroName(view, h))}</select></label></p>`;
   } else if (mode === "fight") {
     html += `<p>${esc(t("ui.hint_fight"))} ${esc(app.pick.targets.map(slotName).join(", "))}</p>` +
       button("fight", t("ui.fight"), app.pick.targets.length ? "" : "disabled");
@@ -269,9 +293,27 @@ function actions(view) {
     html += `<p>${esc(t("ui.hint_cta", {n: hero ? hero.call_to_arms : 0}))}</p>`;
   } else if (mode === "power") {
     html += `<p>${esc(t("ui.hint_power"))}</p>`;
+  } else {
+    html += `<p class="hint">${esc(t(movers.length ? "ui.hint_tap" : "ui.hint_tap_fight"))}</p>`;
   }
   return html;
 }
+
+/** The colour each white die takes at the Market, chosen by the player (the rulebook lets
+ * them: a white face is any colour). */
+function marketColours(view) {
+  const faces = view.combat.faces || [];
+  const whites = faces.map((f, i) => (f === "white" ? i : -1)).filter((i) => i >= 0);
+  return whites.map((i) => `<fieldset class="white-die"><legend>${esc(t("ui.white_die", {n: i + 1}))}` +
+    `</legend><span class="chips">${COLOURS.map((c) => `<label class="pick c-${c}"><input ` +
+    `type="radio" name="white-${i}" value="${c}" data-act="white" data-die="${i}"` +
+    `${app.pick.whites[i] === c ? " checked" : ""}><span>${esc(name(c))}</span></label>`)
+      .join("")}</span></fieldset>`).join("");
+}
+
+/** The Equipment a Market roll gives: each face, a white one as the colour chosen for it. */
+const marketGains = (view) => view.combat.faces.map((f, i) => (f === "white"
+  ? app.pick.whites[i] : f));
 
 function choice(view, expects) {
   const events = expects.events;
@@ -285,13 +327,19 @@ function choice(view, expects) {
   }
   if (events.includes("resolve")) {
     const fight = view.combat && view.combat.kind === "fight";
-    let html = `<div class="row">${button("resolve", t("ui.confirm"), 'class="strong"')}` +
+    const market = view.combat && view.combat.kind === "market";
+    const ready = !market || marketGains(view).every(Boolean);
+    const reroll = (view.allowed || {}).reroll;
+    let html = (market ? marketColours(view) : "") +
+      `<div class="row">${button("resolve", t("ui.confirm"),
+        `class="strong"${ready ? "" : " disabled"}`)}` +
       (fight ? button("decline", t("ui.decline")) : "") +
-      button("mode-reroll", t("ui.reroll_button")) + "</div>";
-    if (app.pick.reroll) {
+      (reroll ? button("mode-reroll", t("ui.reroll_button", {hero: heroName(view,
+        view.active_hero)})) : "") + "</div>";
+    if (app.pick.reroll && reroll) {
       const corruption = !view.combat;
       const faces = corruption ? [1, 2, 3, 4, 5, 6].map((n) => `corruption-${n}`) : FACES;
-      const count = corruption ? 1 : (view.combat.kind === "market" ? 2 : 3);
+      const count = rerollCount(view);
       html += diceRows(faces, count, !corruption && view.combat.grey_die, corruption, true);
     }
     return html;
@@ -396,25 +444,55 @@ function setMode(mode) {
 function tapTile(r, c) {
   const view = app.pic.view;
   const mode = app.pick.mode;
-  if (mode === "move") {
-    send({type: "move", hero: app.pick.mover || view.active_hero, to: [r, c]});
-  } else if (mode === "cta") {
+  const movers = (view.allowed || {}).movers || [];
+  if (view.expects.kind !== "action") return;
+  if (mode === "cta") {
     send({type: "activate", tile: view.tiles[r][c].id, call_to_arms: true});
   } else if (mode === "power") {
     send({type: "power", hero: view.active_hero, tile: [r, c]});
+  } else if (movers.length) {  // a tile tapped is where to move
+    send({type: "move", hero: app.pick.mover || movers[0], to: [r, c]});
   }
 }
 
 function tapSlot(slot) {
+  const view = app.pic.view;
   const mode = app.pick.mode;
-  if (mode === "fight") {
+  if (view.expects.events.includes("place")) {
+    if ((view.expects.options || []).includes(slot)) send({type: "place", slot});
+  } else if (view.expects.kind !== "action") {
+    return;
+  } else if (mode === "fight") {
     const targets = app.pick.targets;
     app.pick.targets = targets.includes(slot) ? targets.filter((s) => s !== slot)
       : [...targets, slot].slice(-2);
     render();
   } else if (mode === "power") {
-    send({type: "power", hero: app.pic.view.active_hero, slot});
+    send({type: "power", hero: view.active_hero, slot});
+  } else if (slotCard(view, slot)) {  // a card tapped is a fight against it
+    send({type: "fight", targets: [slot]});
   }
+}
+
+const slotCard = (view, slot) => view.boards[slot.split(".")[0]][Number(slot.split(".")[1])];
+
+/** The outcome of the roll waiting for Confirm, said in the header: who falls and whose
+ * Equipment it spends, or that the fight is lost; the Market's gains. */
+function result(view) {
+  const help = app.pic.helper;
+  if (!help || !help.advice || !view.expects.events.includes("resolve")) return "";
+  const list = (items) => new Intl.ListFormat(app.lang, {type: "conjunction"}).format(items);
+  const {advice} = help;
+  const card = (slot) => help.targets.find((c) => c.slot === slot).name;
+  if (!advice.falls.length) {
+    return `<span class="result lost">${esc(t("ui.result_lost", {cards: list(help.targets
+      .map((c) => c.name)), n: help.targets.length}))}</span>`;
+  }
+  const spends = Object.entries(advice.spend).map(([hero, colours]) => t("ui.spends", {
+    player: view.heroes[hero].player, what: list(Object.entries(colours).map(([c, n]) =>
+      (n > 1 ? `${n} ${name(c)}` : name(c))))}));
+  return `<span class="result won">${esc(t("ui.result_won", {cards: list(advice.falls.map(card)),
+    n: advice.falls.length, spend: spends.length ? list(spends) : t("ui.no_spend")}))}</span>`;
 }
 
 function top(view) {
@@ -426,7 +504,7 @@ function top(view) {
       : t("ui.warlord_in", {n: deck.next_warlord_in});
   return {
     headline: `<span class="turn">${esc(t("ui.turn", {n: view.turn}))}</span> ${esc(who)}` +
-      ` <span class="phase">${esc(t("ui.phase_" + view.phase))}</span>`,
+      ` <span class="phase">${esc(t("ui.phase_" + view.phase))}</span>${result(view)}`,
     sub: `${esc(t("ui.deck", {remaining: deck.remaining, size: deck.size}))}` +
       ` · <strong>${esc(warlord)}</strong> · ${esc(name(view.mode))}`};
 }
@@ -438,7 +516,7 @@ function host(view, expects) {
   else if (expects.kind === "dice") html += diceTapper(expects);
   else if (expects.kind === "action") html += actions(view);
   else if (expects.kind === "choice") html += choice(view, expects);
-  return html + corrections(view);
+  return html;
 }
 
 const FORMS = {
@@ -475,10 +553,15 @@ const ACTIONS = {
   assign: (el) => send({type: "assign", hero: el.dataset.hero}),
   answer: (el) => send({type: "answer", choice: app.pic.view.expects.options[el.dataset.index]}),
   "answer-none": () => send({type: "answer"}),
-  resolve: () => send({type: "resolve"}),
+  resolve: () => {
+    const view = app.pic.view;
+    return send(view.combat && view.combat.kind === "market"
+      ? {type: "resolve", gains: marketGains(view)} : {type: "resolve"});
+  },
+  white: (el) => { app.pick.whites[el.dataset.die] = el.value; renderHost(); },
   decline: () => send({type: "resolve", falls: []}),
-  face: (el) => { app.pick.dice[el.dataset.die] = el.dataset.face; renderHost(); },
-  grey: (el) => { app.pick.grey = el.dataset.face; renderHost(); },
+  face: (el) => { app.pick.dice[el.dataset.die] = el.dataset.face; diceTapped(); },
+  grey: (el) => { app.pick.grey = el.dataset.face; diceTapped(); },
   "send-dice": () => send({type: "dice", faces: app.pick.dice.slice(),
     ...(app.pick.grey ? {grey: app.pick.grey} : {})}),
   "send-reroll": () => send({type: "dice", faces: app.pick.dice.slice(), reroll: true,
@@ -503,5 +586,6 @@ function tap(target) {
 }
 
 registerGame("last-bastion", {top, helper, board, heroes, reserve, setupForm, host, tap,
+  more: corrections,
   forms: FORMS, actions: ACTIONS, simulated: ["dice", "card"], asksTags: true});
 })();

@@ -159,13 +159,13 @@ function setupForm() {
   const players = [0, 1, 2, 3].map((i) => `<fieldset class="player"><legend>` +
     `${esc(t("ui.player_n", {n: i + 1}))}</legend><input name="p${i}-name" ` +
     `placeholder="${esc(t("ui.player_name"))}" value="${i === 0 ? "Gary" : ""}">` +
-    `<select name="p${i}-hero">${options(heroes, heroes[i], (h) => catalog.heroes[h])}</select>` +
-    `<select name="p${i}-side">${options(SIDES, ["S", "N", "E", "W"][i])}</select></fieldset>`).join("");
+    `<select name="p${i}-hero" aria-label="${esc(t("ui.field_hero"))}">${options(heroes, heroes[i], (h) => catalog.heroes[h])}</select>` +
+    `<select name="p${i}-side" aria-label="${esc(t("ui.field_side"))}">${options(SIDES, ["S", "N", "E", "W"][i])}</select></fieldset>`).join("");
   const boards = SIDES.map((side, i) => `<label>${esc(name(side))} <select name="board-${side}">` +
     options(["red", "blue", "yellow", "green"], ["red", "blue", "yellow", "green"][i]) +
     "</select></label>").join(" ");
   const layout = DEFAULT_TILES.map((row, r) => row.map((tile, c) =>
-    `<select name="tile-${r}-${c}">${options(tiles, tile)}</select>`).join("")).join("");
+    `<select name="tile-${r}-${c}" aria-label="${esc(t("ui.tile_at", {row: r + 1, column: c + 1}))}">${options(tiles, tile)}</select>`).join("")).join("");
   return `<form data-form="setup" data-game="last-bastion" class="setup"><h3>${esc(t("ui.new_game"))}</h3>` +
     `<label>${esc(t("ui.mode"))} <select name="mode">${options(MODES, "normal")}</select></label>` +
     `<p class="hint">${esc(t("ui.players_hint"))}</p>${players}` +
@@ -405,17 +405,17 @@ function corrections(view) {
   const slots = Object.entries(view.boards).flatMap(([colour, list]) => list.map((card, k) =>
     card ? `${colour}.${k}` : null)).filter(Boolean);
   return `<details><summary>${esc(t("ui.corrections"))}</summary>` +
-    `<form data-form="fix-hero" class="fix"><select name="hero">${options(heroes, id,
-      (h) => heroName(view, h))}</select>${numbers}<select name="state">` +
+    `<form data-form="fix-hero" class="fix"><select name="hero" aria-label="${esc(t("ui.field_hero"))}">${options(heroes, id,
+      (h) => heroName(view, h))}</select>${numbers}<select name="state" aria-label="${esc(t("ui.field_state"))}">` +
     `${options(["healthy", "wounded", "knocked_out", "dead"], hero.state)}</select>` +
     `<button>${esc(t("ui.apply"))}</button></form>` +
-    `<form data-form="fix-tile" class="fix">${esc(t("ui.tile_grip"))} <select name="tile">` +
+    `<form data-form="fix-tile" class="fix">${esc(t("ui.tile_grip"))} <select name="tile" aria-label="${esc(t("ui.tile_grip"))}">` +
     view.tiles.flatMap((row, r) => row.map((tile, c) => `<option value="${r},${c}">` +
       `${esc(name(tile.id))}${tile.grip ? " ☠" : ""}</option>`)).join("") +
-    `</select><select name="grip">${options(["true", "false"], "true", (v) => name(v))}</select>` +
+    `</select><select name="grip" aria-label="${esc(t("ui.field_grip"))}">${options(["true", "false"], "true", (v) => name(v))}</select>` +
     `<button>${esc(t("ui.apply"))}</button></form>` +
     (slots.length ? `<form data-form="fix-slot" class="fix">${esc(t("ui.card_fix"))} ` +
-      `<select name="slot">${options(slots, slots[0], slotName)}</select>` +
+      `<select name="slot" aria-label="${esc(t("ui.field_slot"))}">${options(slots, slots[0], slotName)}</select>` +
       `<label>${esc(t("ui.modifier_label"))} <input type="number" name="modifier" min="-9" max="9" ` +
       `value="0"></label><label><input type="checkbox" name="remove"> ${esc(t("ui.remove"))}` +
       `</label><button>${esc(t("ui.apply"))}</button></form>` : "") +

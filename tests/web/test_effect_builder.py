@@ -12,6 +12,8 @@ then walked through the page: none reaches an internal error.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from test_e2e import ApiHost, at_version, become_host, browser, expect, phone, server  # noqa: F401
 from test_teach_effects import open_teach_form
@@ -173,4 +175,20 @@ def test_every_op_of_every_teach_form_is_saved_or_refused_never_an_error(
             walked += 1
     assert walked >= 8
     assert statuses and max(statuses) < 500, statuses
+    assert not host.errors
+
+
+def test_an_unknown_effect_answered_is_remembered_for_the_card(browser, server, tmp_path):  # noqa: F811
+    """«Apply the arrival effect printed on Incube, if it has one, then teach it once»: the
+    answer is taught with it (unless the host unticks "Remember"), so Incube's arrival is not
+    asked about again, in this game or the next."""
+    host = phone(browser, server.url)
+    become_host(host)
+    at_version(host, ApiHost(server.url).send(setup_event(), {"type": "card", "id": "incube"},
+                                              {"type": "place", "slot": "red.0"}))
+    expect(host.locator("label.remember")).to_contain_text("Remember it for Incube")
+    host.click("button[data-act=answer-none]")
+    at_version(host, 5)  # the answer, then what it taught
+    saved = json.loads((tmp_path / "data" / "definitions" / "last-bastion.json").read_text())
+    assert saved["card"]["incube"]["arrival"] == []
     assert not host.errors

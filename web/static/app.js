@@ -21,6 +21,7 @@ const app = {
   pick: {mode: null, mover: null, targets: [], dice: [], grey: null, reroll: false,
     search: "", whites: []},
   refusal: null,  // the last refusal of a request (its message shown in the form that sent it)
+  unfolded: {},  // a folded section (details[data-details]) the host opened, kept across redraws
 };
 
 /** A game's renderer: {top, board, setupForm, host, forms, actions, ...} (see docs/web.md). */
@@ -561,6 +562,9 @@ document.addEventListener("toggle", (e) => {  // toggle does not bubble: caught 
     if (app.box.open && !app.box.checks) loadDoctor();
   }
   if (e.target.dataset && e.target.dataset.details === "teach-any") Teach.fold(e.target.open);
+  if (e.target.dataset && e.target.dataset.details) {
+    app.unfolded[e.target.dataset.details] = e.target.open;
+  }
 
 }, true);
 

@@ -21,15 +21,16 @@ const Teach = (() => {
     "tactic.conditions_unknown": (p) => ["tactic", p.card],
   };
 
-  /** A game's kinds and fields (by kind), loaded once; null while they load. A secret role's
-   * forms may draw them too (its box is redrawn with this form's once they are in). */
+  /** A game's kinds and fields (by kind), loaded once; null while they load. A game's own forms
+   * and a secret role's may draw them too (the host controls and the role's box are redrawn once
+   * they are in). */
   function kindsOf(game) {
     if (described[game] === undefined) {
       described[game] = null;
       fetch("/api/definitions?game=" + encodeURIComponent(game)).then((r) => r.json())
         .then((data) => {
           described[game] = Object.fromEntries(data.kinds.map((k) => [k.kind, k]));
-          redraw();
+          renderHost();  // this form, and a game's own forms drawn from the same description
           renderRole();
         });
     }

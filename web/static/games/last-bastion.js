@@ -199,7 +199,8 @@ function cardList(act, awaited) {
 function cardPicker() {
   const type = awaitedType();
   return `<h3>${esc(t("ui.pick_card", {type: name(type)}))}</h3>${cardList("card", true)}` +
-    `<details><summary>${esc(t("ui.teach_card"))}</summary>${teachForm(type, true)}</details>`;
+    `<details data-details="new-card"${app.unfolded["new-card"] ? " open" : ""}><summary>` +
+    `${esc(t("ui.new_card"))}</summary>${newCardForm(type)}</details>`;
 }
 
 function tagQuestion(pending, awaited) {
@@ -208,17 +209,41 @@ function tagQuestion(pending, awaited) {
     cardList("enroll", awaited) + "</div>";
 }
 
-function teachForm(type, drawing) {
-  return `<form data-form="${drawing ? "define" : "teach"}" class="teach">` +
-    `<input name="name" placeholder="${esc(t("ui.card_name"))}" required>` +
-    `<label>${esc(t("ui.card_type"))} <select name="type">` +
-    `${options(["monster", "warlord"], type)}</select></label>` +
-    `<label>${esc(t("ui.card_colour"))} <select name="colour">${options(COLOURS)}</select></label>` +
-    `<label>${esc(t("ui.resistance"))} <input name="resistance" type="number" min="0" max="20" ` +
-    `value="1" required></label>` +
-    `<textarea name="text" placeholder="${esc(t("ui.card_text"))}"></textarea>` +
-    `<label>${esc(t("ui.card_effects"))} <input name="effects" placeholder='[{"op": "lose", "token": "life"}]'></label>` +
-    `<button>${esc(t(drawing ? "ui.teach_and_draw" : "ui.teach"))}</button></form>`;
+// A card drawn that the game does not know: taught on the spot from the game's own description
+// of a card (name, type and colour as chips, resistance as a stepper, each timing as printed text
+// or effects) and drawn at once (a `card` event with `define`). What is missing is said first.
+
+const newCard = {values: {}, sizes: {}, error: ""};
+const newCardFields = Fields.make("new-card", newCard, () => renderHost());
+
+function newCardForm(type) {
+  const kinds = Teach.kinds("last-bastion");
+  if (!kinds) return "<p>…</p>";
+  newCard.values.type ??= type;
+  newCard.values.complete ??= "yes";  // a card taught whole: no question about its timings
+  return `<form data-form="new-card" class="event">` +
+    kinds.card.fields.map((f) => newCardFields.labelled(f, f.name)).join("") +
+    (newCard.error ? `<p class="warning" role="alert">${esc(newCard.error)}</p>` : "") +
+    `<button class="strong">${esc(t("ui.teach_and_draw"))}</button></form>`;
+}
+
+async function drawNewCard() {
+  const spec = Teach.kinds("last-bastion").card;
+  const missing = spec.fields.flatMap((f) => newCardFields.missing(f, f.name));
+  const define = Object.fromEntries(spec.fields.map((f) => [f.name, newCardFields.value(f,
+    f.name)]).filter(([, v]) => v !== undefined));
+  const id = slug(define.name || "");
+  if (missing.length || !id) {
+    newCard.error = t("ui.fields_missing", {fields: missing.join(", ") || t("ui.field_name")});
+    return renderHost();
+  }
+  const done = await send({type: "card", id, define});
+  if (done) {
+    Object.assign(newCard, {values: {}, sizes: {}, error: ""});
+    app.unfolded["new-card"] = false;
+  }
+  else newCard.error = (app.refusal && app.refusal.message) || "";
+  renderHost();
 }
 
 /** A face was tapped: once every die has one, the faces go without a "Send" tap. */
@@ -349,8 +374,38 @@ function choice(view, expects) {
     return `<div class="row">` + expects.options.map((o, i) => button("answer", optionLabel(view, o),
       `data-index="${i}"`)).join("") + "</div>";
   }
-  return `<p>${esc(prompt ? both(app.pic.texts.prompts[0]) : "")}</p><div class="row">` +
-    button("answer-none", t("ui.nothing_changed")) + "</div>" + answerForm();
+  const learnt = rememberable(view);
+  return `<p>${esc(prompt ? both(app.pic.texts.prompts[0]) : "")}</p>` +
+    (learnt ? `<label class="remember"><input type="checkbox" data-act="remember"` +
+      `${app.pick.forget ? "" : " checked"}> ${esc(t("ui.remember", {card: learnt.name}))}` +
+      "</label>" : "") +
+    `<div class="row">${button("answer-none", t("ui.nothing_changed"))}</div>` + answerForm();
+}
+
+const TIMINGS = ["arrival", "recurring", "permanent", "exit"];
+
+/** The card and timing of a question about an effect the companion does not know (no printed
+ * text taught): the answer may be taught with it, so that the card's effect is not asked about
+ * again (the prompt says «then teach it once»). Null for any other question. */
+function rememberable(view) {
+  const prompt = (view.prompts || [])[0];
+  const catalog = catalogFor("last-bastion");
+  if (!prompt || prompt.key !== "prompt.unknown_effect" || !catalog ||
+      !TIMINGS.includes(prompt.params.timing)) return null;
+  const id = Object.keys(catalog.cards).find((c) => catalog.cards[c].name === prompt.params.source);
+  return id ? {id, name: prompt.params.source, timing: prompt.params.timing} : null;
+}
+
+/** Answer the question with the effects the table applied (none: nothing changed), and teach
+ * them as the card's effect when the host keeps "Remember" ticked. */
+async function answerWith(effects) {
+  const learnt = app.pick.forget ? null : rememberable(app.pic.view);
+  const done = await send(effects ? {type: "answer", effects} : {type: "answer"});
+  if (done && learnt) {
+    await post("/api/events", {event: {type: "teach", kind: "card", id: learnt.id,
+      definition: {[learnt.timing]: effects || []}}});
+  }
+  return done;
 }
 
 // The effects a printed text had, built from the game's vocabulary (GET /api/definitions):
@@ -382,7 +437,7 @@ async function sendAnswer() {
     answer.error = t("ui.fields_missing", {fields: missing.join(", ")});
     return renderHost();
   }
-  const done = await send({type: "answer", effects: answerFields.value(spec, "effects")});
+  const done = await answerWith(answerFields.value(spec, "effects"));
   if (done) Object.assign(answer, {values: {}, sizes: {}, error: ""});
   else answer.error = (app.refusal && app.refusal.message) || "";
   renderHost();
@@ -419,17 +474,7 @@ function corrections(view) {
       `<label>${esc(t("ui.modifier_label"))} <input type="number" name="modifier" min="-9" max="9" ` +
       `value="0"></label><label><input type="checkbox" name="remove"> ${esc(t("ui.remove"))}` +
       `</label><button>${esc(t("ui.apply"))}</button></form>` : "") +
-    `<h4>${esc(t("ui.teach_card"))}</h4>${teachForm("monster", false)}</details>`;
-}
-
-function definitionFrom(data) {
-  const definition = {name: data.name.trim(), type: data.type, colour: data.colour,
-    resistance: Number(data.resistance), complete: true};
-  if (data.text && data.text.trim()) definition.text = data.text.trim();
-  if (data.effects && data.effects.trim()) {
-    try { definition.arrival = JSON.parse(data.effects); } catch (e) { toast(String(e)); return null; }
-  }
-  return definition;
+    "</details>";
 }
 
 const slug = (text) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
@@ -528,14 +573,7 @@ const FORMS = {
     return send({type: "setup", game: "last-bastion", mode: d.mode, boards, players, tiles,
       first: d.first});
   },
-  define: (d) => {
-    const definition = definitionFrom(d);
-    return definition && send({type: "card", id: slug(d.name), define: definition});
-  },
-  teach: (d) => {
-    const definition = definitionFrom(d);
-    return definition && send({type: "teach", kind: "card", id: slug(d.name), definition});
-  },
+  "new-card": () => drawNewCard(),
   "answer-effects": () => sendAnswer(),
   "fix-hero": (d) => send({type: "adjust", hero: d.hero, life: Number(d.life),
     call_to_arms: Number(d.call_to_arms), state: d.state, equipment: Object.fromEntries(
@@ -552,7 +590,8 @@ const ACTIONS = {
   place: (el) => send({type: "place", slot: el.dataset.slot}),
   assign: (el) => send({type: "assign", hero: el.dataset.hero}),
   answer: (el) => send({type: "answer", choice: app.pic.view.expects.options[el.dataset.index]}),
-  "answer-none": () => send({type: "answer"}),
+  "answer-none": () => answerWith(null),
+  remember: (el) => { app.pick.forget = !el.checked; },
   resolve: () => {
     const view = app.pic.view;
     return send(view.combat && view.combat.kind === "market"

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from companion.boxfile import export_box, import_box
 from companion.engine import (
     DefinitionStore,
     Event,
@@ -145,6 +146,8 @@ def cmd_cards(args: argparse.Namespace) -> int:
         return 0
     if not args.id:
         raise RuleError("event.missing_field", event=f"cards {args.action}", field="id")
+    if args.action in ("export", "import"):
+        return _box_file(args, game, data_dir)
     if args.action == "forget":
         if not store.forget(args.kind, args.id):
             raise RuleError("card.unknown", card=args.id)
@@ -161,6 +164,31 @@ def cmd_cards(args: argparse.Namespace) -> int:
     store.save(args.kind, args.id, definition)
     _say(args, "cli.cards.saved", kind=args.kind, id=args.id, path=str(store.path))
     return 0
+
+
+def _box_file(args: argparse.Namespace, game: Any, data_dir: Path) -> int:
+    """``cards export FILE``: the owner's definitions and tags of a game in one file;
+    ``cards import FILE``: all of a file's entries, checked first, or none (docs/cards.md)."""
+    path = Path(args.id)
+    if args.action == "export":
+        box = export_box(data_dir, game)
+        path.write_text(json.dumps(box, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
+                        encoding="utf-8")
+        _say(args, "box.exported", game=game.id, path=str(path), tags=len(box["tags"]),
+             definitions=sum(len(items) for items in box["definitions"].values()))
+        return 0
+    try:
+        box = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot be read ({exc.strerror})") from None
+    report = import_box(data_dir, box, replace=args.replace)
+    texts = catalog(_lang(args), find_game(report.game))
+    for entry in report.entries:
+        line = render(Message("box.entry", {"outcome": entry.outcome, "kind": entry.kind,
+                                            "id": entry.id}), texts=texts)
+        print(line + (f" — {render(entry.reason, texts=texts)}" if entry.reason else ""))
+    print(render(report.summary(), texts=texts), file=sys.stdout if report.written else sys.stderr)
+    return 0 if report.written else 2
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -198,8 +226,10 @@ def build_parser() -> argparse.ArgumentParser:
     undo.set_defaults(func=cmd_undo)
 
     cards = sub.add_parser("cards", help="the owner's definitions of cards, tiles, heroes...")
-    cards.add_argument("action", choices=("list", "add", "edit", "forget"))
-    cards.add_argument("id", nargs="?")
+    cards.add_argument("action", choices=("list", "add", "edit", "forget", "export", "import"))
+    cards.add_argument("id", nargs="?", help="the definition's id (export, import: the file)")
+    cards.add_argument("--replace", action="store_true",
+                       help="import: the file's values win where they differ from yours")
     cards.add_argument("--game", default="last-bastion")
     cards.add_argument("--kind", default="card")
     cards.add_argument("--json", help="the definition as a JSON object (list: print JSON)",

@@ -19,7 +19,7 @@ from .texts import texts
 BAD_REQUEST_KEYS = {
     "event.bad_json", "event.not_object", "event.no_type", "event.bad_source",
     "event.unknown_field", "event.missing_field", "event.bad_field", "event.unknown_type",
-    "effect.unknown", "effect.needs", "definition.unknown_kind",
+    "effect.unknown", "effect.needs", "definition.unknown_kind", "box.not_a_box", "box.version",
 }
 """Rule errors that mean the request itself is malformed (400); other refusals are 422, a stale
 version 409."""
@@ -76,10 +76,12 @@ def error_response(error: ApiError) -> Response:
     return response
 
 
-def read_json(allowed: Collection[str], required: Collection[str] = ()) -> dict[str, Any]:
-    """The request's JSON object, refusing a wrong content type, an oversized or malformed body,
-    a value that is not an object, unknown and missing fields."""
-    limit = current().config.max_body
+def read_json(allowed: Collection[str], required: Collection[str] = (),
+              limit: int | None = None) -> dict[str, Any]:
+    """The request's JSON object, refusing a wrong content type, an oversized or malformed body
+    (over ``limit`` bytes, by default the configured one), a value that is not an object,
+    unknown and missing fields."""
+    limit = limit or current().config.max_body
     if request.content_length is not None and request.content_length > limit:
         raise ApiError(413, "request.too_large", size=request.content_length, limit=limit)
     if request.mimetype != "application/json":

@@ -318,6 +318,7 @@ function renderHost() {
   let extra = game && game.more && expects.kind !== "setup" ? game.more(view) : "";
   if (view.game && expects.kind !== "setup") extra += Teach.section(view);
   if (game && game.roles) extra += roleLinks(game.roles);
+  if (view.game) extra += boxFile(view.game);
   extra += historyJump() + boxSection();
   if (view.game && expects.kind !== "setup") {
     extra += `<details><summary>${esc(t("ui.new_game"))}</summary>${newGame()}</details>`;
@@ -404,6 +405,39 @@ function boxSection() {
     (checks ? `<ul class="checks">${checks}</ul>` : "") + "</details>";
 }
 
+/** "A box in one file": download every definition and tag taught for the game, or import a
+ * file, checked whole first; its report says what each entry did (docs/cards.md). */
+function boxFile(game) {
+  const report = app.boxReport;
+  const lines = report ? `<p role="status"><strong>${esc(report.message)}</strong></p>` +
+    `<ul class="report">${report.entries.map((e) => `<li class="o-${esc(e.outcome)}">` +
+      `${esc(e.line)}${e.reason ? " — " + esc(e.reason) : ""}</li>`).join("")}</ul>` : "";
+  return `<details data-details="box-file"${app.unfolded["box-file"] ? " open" : ""}>` +
+    `<summary>${esc(t("ui.box_file"))}</summary><p>${esc(t("ui.box_file_hint"))}</p>` +
+    `<p><a href="/api/definitions/export?game=${encodeURIComponent(game)}" ` +
+    `download="${esc(game)}-box.json">${esc(t("ui.box_export"))}</a></p>` +
+    `<form data-form="box-import" class="event"><label><span>${esc(t("ui.box_import_file"))}` +
+    `</span> <input type="file" name="file" accept=".json,application/json" required></label>` +
+    `<label><input type="checkbox" name="replace"> ${esc(t("ui.box_replace"))}</label>` +
+    `<button>${esc(t("ui.box_import"))}</button></form>${lines}</details>`;
+}
+
+/** Read the chosen box file and send it; the report is shown either way. */
+async function importBox(form) {
+  const file = form.querySelector("input[name=file]").files[0];
+  if (!file) return;
+  let box;
+  try { box = JSON.parse(await file.text()); } catch (error) {
+    app.boxReport = {message: t("ui.box_not_json", {detail: error.message}), entries: []};
+    return renderHost();
+  }
+  const done = await post("/api/definitions/import", {box,
+    replace: form.querySelector("input[name=replace]").checked});
+  app.boxReport = done || (app.refusal && app.refusal.entries ? app.refusal
+    : {message: (app.refusal && app.refusal.message) || "", entries: []});
+  renderHost();
+}
+
 function historyJump() {
   const frames = app.frames;
   const list = frames ? frames.slice(1).reverse().map((f) => `<li>${esc(both(f.label) || f.type)} ` +
@@ -452,6 +486,7 @@ const Typed = (() => {
   const formKey = (form) =>
     `${form.dataset.form}/${form.dataset.game || ""}/${form.dataset.event || ""}/`;
   const key = (el) => {
+    if (el.type === "file") return null;  // a chosen file cannot be put back
     const form = el.closest("#host form[data-form], #host-more form[data-form]");
     return form && el.name ? formKey(form) + el.name +
       (el.type === "radio" ? "=" + el.value : "") : null;
@@ -485,6 +520,7 @@ const FORMS = {
   login: (d) => post("/api/login", {pin: d.pin}).then((r) => r && hostStatus()),
   "teach-any": () => Teach.submit(),
   enroll: (d) => post("/api/box/enroll", {card: d.card}).then((r) => r && loadBox()),
+  "box-import": (_data, form) => importBox(form),
 };
 
 const ACTIONS = {

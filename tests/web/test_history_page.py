@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from test_simulator_cli import settle
+from test_simulated_cards import play
 from webtools import setup_event
 
 from companion.engine import Session
@@ -23,16 +23,7 @@ def played(tmp_path, turns: int = 9) -> Session:
     event = setup_event()
     event["players"].append({"name": "Bo", "hero": "mylfaar", "side": "N"})
     session.submit(event)
-    table = Simulator(session, 2)
-    while session.state["turn"]["number"] < turns and session.state["status"] == "playing":
-        kind = session.expects().kind
-        if kind == "card":
-            table.draw()
-        elif kind == "dice":
-            table.roll()
-        elif kind == "action":
-            session.submit({"type": "end_turn"})
-        settle(session)
+    play(session, Simulator(session, 2), lambda: session.state["turn"]["number"] >= turns)
     return session
 
 

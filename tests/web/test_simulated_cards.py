@@ -5,6 +5,8 @@ listed in (finding 8)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from test_simulator_cli import settle
 from webtools import setup_event
 
@@ -13,13 +15,12 @@ from companion.engine import DefinitionStore, Session
 from companion.simulator import Simulator
 
 
-def test_invented_cards_are_not_saved_into_the_owners_definitions(tmp_path):
-    data = tmp_path / "data"
-    session = Session(data)
-    session.submit(setup_event())
-    table = Simulator(session, 3)
-    invented: list[str] = []
-    for _ in range(60):  # the package knows 3 playable monsters: the others are invented
+def play(session: Session, table: Simulator, done: Callable[[], bool], steps: int = 200) -> None:
+    """Play with the simulated table (draw, roll, place, end each turn) until ``done()`` or
+    the game is over."""
+    for _ in range(steps):
+        if done() or session.state["status"] != "playing":
+            return
         kind = session.expects().kind
         if kind == "card":
             table.draw()
@@ -28,9 +29,18 @@ def test_invented_cards_are_not_saved_into_the_owners_definitions(tmp_path):
         elif kind == "action":
             session.submit({"type": "end_turn"})
         settle(session)
-        invented = [c for c in session.state["catalog"]["card"] if c.startswith("sim-")]
-        if len(invented) >= 2 or session.state["status"] != "playing":
-            break
+
+
+def test_invented_cards_are_not_saved_into_the_owners_definitions(tmp_path):
+    data = tmp_path / "data"
+    session = Session(data)
+    session.submit(setup_event())
+    table = Simulator(session, 3)
+    def sims() -> list[str]:
+        return [c for c in session.state["catalog"]["card"] if c.startswith("sim-")]
+
+    play(session, table, lambda: len(sims()) >= 2)  # the package knows 3 playable monsters
+    invented = sims()
     assert invented, "the simulator had to invent cards"
     assert session.state["catalog"]["card"][invented[0]]["name"].startswith("Sim ")
     assert not any(c.startswith("sim-") for c in DefinitionStore(data, "last-bastion").load()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.boxfile import export_box, import_box
 from companion.engine import (
     DataPaths,
     Event,
@@ -69,7 +70,7 @@ def cmd_games(args: argparse.Namespace) -> int:
                          + [{"id": b.name, "package": b.package, "broken": b.error}
                             for b in broken]))
     else:
-        for game_id in games:
+        for game_id in games:  # the flagship first, as the host page lists them
             print(game_id)
         for plugin in broken:
             _say(args, "cli.game_broken", name=plugin.name, package=plugin.package,
@@ -229,9 +230,10 @@ def _definition_from(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
-    """List, add, edit or forget the owner's definitions of a game."""
+    """List, add, edit or forget the owner's definitions of a game; export or import them all
+    (a box's file)."""
     game = find_game(args.game or next(iter(installed_games())))
-    session = Session(_paths(args), readonly=args.action == "list")
+    session = Session(_paths(args), readonly=args.action in ("list", "export"))
     try:
         return _cards(args, game, session)
     finally:
@@ -254,6 +256,8 @@ def _cards(args: argparse.Namespace, game: Game, session: Session) -> int:
         return 0
     if not args.id:
         raise RuleError("event.missing_field", event=f"cards {args.action}", field="id")
+    if args.action in ("export", "import"):
+        return _box_file(args, game, session.data_dir)
     if args.action == "forget":
         if not store.forget(args.kind, args.id):
             raise RuleError("card.unknown", card=args.id)
@@ -270,6 +274,31 @@ def _cards(args: argparse.Namespace, game: Game, session: Session) -> int:
     store.save(args.kind, args.id, definition)
     _say(args, "cli.cards.saved", kind=args.kind, id=args.id, path=str(store.path))
     return 0
+
+
+def _box_file(args: argparse.Namespace, game: Any, data_dir: Path) -> int:
+    """``cards export FILE``: the owner's definitions and tags of a game in one file;
+    ``cards import FILE``: all of a file's entries, checked first, or none (docs/cards.md)."""
+    path = Path(args.id)
+    if args.action == "export":
+        box = export_box(data_dir, game)
+        path.write_text(json.dumps(box, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
+                        encoding="utf-8")
+        _say(args, "box.exported", game=game.id, path=str(path), tags=len(box["tags"]),
+             definitions=sum(len(items) for items in box["definitions"].values()))
+        return 0
+    try:
+        box = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot be read ({exc.strerror})") from None
+    report = import_box(data_dir, box, replace=args.replace)
+    texts = catalog(_lang(args), find_game(report.game))
+    for entry in report.entries:
+        line = render(Message("box.entry", {"outcome": entry.outcome, "kind": entry.kind,
+                                            "id": entry.id}), texts=texts)
+        print(line + (f" — {render(entry.reason, texts=texts)}" if entry.reason else ""))
+    print(render(report.summary(), texts=texts), file=sys.stdout if report.written else sys.stderr)
+    return 0 if report.written else 2
 
 
 @dataclass(frozen=True)
@@ -360,8 +389,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     undo.set_defaults(func=cmd_undo)
 
     cards = sub.add_parser("cards", help="the owner's definitions of cards, tiles, heroes...")
-    cards.add_argument("action", choices=("list", "add", "edit", "forget"))
-    cards.add_argument("id", nargs="?")
+    cards.add_argument("action", choices=("list", "add", "edit", "forget", "export", "import"))
+    cards.add_argument("id", nargs="?", help="the definition's id (export, import: the file)")
+    cards.add_argument("--replace", action="store_true",
+                       help="import: the file's values win where they differ from yours")
     cards.add_argument("--game", default=None,
                        help="the game (default: the first `companion games` lists)")
     cards.add_argument("--kind", default="card")

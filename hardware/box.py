@@ -13,11 +13,11 @@ from typing import Any
 
 from companion.config import Config
 from companion.engine import Session
+from companion.engine.tags import TagMap
 
 from . import doctor
 from .status import last_tag
 from .table import Table
-from .tags import TagMap
 
 
 class HardwareBox:

@@ -18,13 +18,13 @@ from pathlib import Path
 from companion import config as settings
 from companion.engine import DefinitionStore, Message, find_game, installed_games
 from companion.engine.lock import writer_lock
+from companion.engine.tags import TagMap, canonical_uid
 from companion.i18n import LANGUAGES, render
 
 from . import doctor
 from .build import make_reader
-from .rfid import PartialRead, TagReader, canonical_uid
+from .rfid import PartialRead, TagReader
 from .status import texts
-from .tags import TagMap
 
 BAD_INPUT = 2
 

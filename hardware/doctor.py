@@ -26,6 +26,7 @@ from companion.engine.lock import holder_of
 from companion.engine.registry import registry
 from companion.engine.repair import diagnose
 from companion.engine.session import DEFINITIONS
+from companion.engine.tags import TagMap
 from companion.i18n import render
 from companion.voices import DEVICE, ENGINE, PLAYER, VoiceError, open_voice
 
@@ -33,7 +34,6 @@ from . import sources
 from .build import PIN_DEVICES, ROLES, make_camera, make_pin_factory, make_reader
 from .cameras import CameraError, CameraLibraryError
 from .status import Status, last_tag, texts
-from .tags import TagMap
 
 
 def _m(key: str, **params: Any) -> Message:

@@ -17,12 +17,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from companion.engine import Expectation, Message, RuleError, Session, Step, Template, Update
+from companion.engine.tags import TagMap
 from companion.speech import RESULT, WARNING, Announcer
 
 from .frames import FrameTap
 from .inputs import Press, Record, Source, Swipe
 from .status import Status
-from .tags import TagMap
 
 log = logging.getLogger(__name__)
 

@@ -8,11 +8,11 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from companion.engine import Event, Step, StoreError
+from companion.engine import Event, RuleError, Step, StoreError
 
 from .catalogs import game_list, table_catalog
 from .context import current
-from .errors import ApiError, error_response, read_json
+from .errors import ApiError, error_response, game_named, read_json
 from .host import require_host
 from .hub import RETRY_AFTER, StreamsFull, ping
 from .server import STREAM_KEY, STREAM_PATH
@@ -64,7 +64,10 @@ def post_event() -> Response:
     for name in RESERVED:
         if name in event:
             raise ApiError(400, "request.reserved_field", field=name)
-    step = current().session.submit(event, source="web", based_on=based_on)
+    try:
+        step = current().session.submit(event, source="web", based_on=based_on)
+    except RuleError as error:  # a refused setup is said in the words of the game it names
+        raise ApiError.from_rule(error, game_named(event)) from None
     return _accepted(step)
 
 

@@ -10,9 +10,18 @@ PALETTE = ("#d94f4f", "#3f8fd2", "#e3b505", "#3c9d5d", "#8e6cc0", "#444")
 WIDTH, HEIGHT, PAD = 320, 120, 24
 
 
+INK = {"red": "#b02a2a", "green": "#1f6b38", "blue": "#2459a3", "yellow": "#a37f00",
+       "black": "#2b2b2b", "white": "#8a8a8a", "purple": "#6f42a8", "orange": "#c0561b"}
+"""A player's colour as a line (the page's ink for the hero boards' colours)."""
+
+
 def line_chart(title: str, xs: Sequence[int], lines: Mapping[str, Sequence[float]],
-               top: float | None = None) -> Markup:
-    """One chart: a polyline per named series over ``xs`` (turns), y from 0 to ``top``."""
+               top: float | None = None, colours: Mapping[str, str] | None = None,
+               x_label: str = "") -> Markup:
+    """One chart: a polyline per named series over ``xs`` (turns or rounds, named by
+    ``x_label`` under the axis), y from 0 to ``top``; a series named in ``colours`` (e.g. a
+    player: their hero board's colour) is drawn in that colour, the others from a palette."""
+    colours = colours or {}
     values = [v for series in lines.values() for v in series]
     top = max(top or 0, max(values, default=0), 1)
     span = max(len(xs) - 1, 1)
@@ -32,8 +41,11 @@ def line_chart(title: str, xs: Sequence[int], lines: Mapping[str, Sequence[float
     if xs:
         parts.append(f'<text x="{PAD}" y="{HEIGHT - 6}" class="x">{xs[0]}</text>'
                      f'<text x="{WIDTH - PAD}" y="{HEIGHT - 6}" class="x end">{xs[-1]}</text>')
+    if x_label:
+        parts.append(f'<text x="{WIDTH / 2:g}" y="{HEIGHT - 6}" class="x mid">'
+                     f'{escape(x_label)}</text>')
     for n, (name, series) in enumerate(lines.items()):
-        colour = PALETTE[n % len(PALETTE)]
+        colour = INK.get(colours.get(name, ""), PALETTE[n % len(PALETTE)])
         points = " ".join(point(i, v) for i, v in enumerate(series))
         parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" '
                      'stroke-width="2.5"/>')

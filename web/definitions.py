@@ -20,11 +20,16 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from companion.engine import Game, find_game
+from companion.boxfile import export_box, import_box
+from companion.engine import Game, Message, find_game
 from companion.engine.events import Checker, Schema, boolean, text
+from companion.i18n import render
 
 from .catalogs import game_list
-from .context import current
+from .context import current, request_lang
+from .errors import read_json
+from .host import require_host, require_login
+from .texts import texts
 
 bp = Blueprint("definitions", __name__)
 
@@ -82,6 +87,19 @@ def _effect(vars_: Mapping[str, Any]) -> Description:
             "ops": [{"op": op, **fields(schema)} for op, schema in vars_["ops"].items()]}
 
 
+def _needing(effect: Description | None,
+             needs: Mapping[str, tuple[str, str]]) -> Description | None:
+    """An effect whose checker also needs a field when another has a value (a Last Bastion
+    Equipment token's colour): that field says when (``needed_when``: the other field and its
+    value), so the form shows it then, as a required field."""
+    for op in effect["ops"] if effect else []:
+        for field in op["fields"]:
+            if field["name"] in needs:
+                other, value = needs[field["name"]]
+                field["needed_when"] = {"field": other, "value": value}
+    return effect
+
+
 FACTORIES: dict[str, Callable[[Mapping[str, Any]], Description | None]] = {
     "companion.engine.events.integer": _number, "companion.engine.events.one_of": _choice,
     "companion.engine.events.list_of": _list, "companion.engine.events.obj": _object,
@@ -99,6 +117,9 @@ def describe(check: Checker) -> Description | None:
     shapes = getattr(check, "either", None)
     if shapes is not None:
         return _either(shapes)
+    plain = getattr(check, "vocabulary", None)
+    if plain is not None:
+        return _needing(describe(plain), getattr(check, "needs", {}))
     factory = check.__qualname__.removesuffix(".<locals>.check")
     if f"{check.__module__}.{factory}" in FACTORIES:
         return FACTORIES[f"{check.__module__}.{factory}"](_closure(check))
@@ -133,3 +154,49 @@ def definitions() -> Response:
     game = find_game(request.args.get("game") or (session.game.id if session.game
                                                    else game_list()[0]))
     return jsonify({"game": game.id, "kinds": kinds(game)})
+
+
+BOX_LIMIT = 1024 * 1024
+"""The largest box file the host page may import (a box of a few hundred cards is far less)."""
+
+
+def _owner_tags(ctx: Any) -> Any:
+    """The running companion's tag map (its sensors hold it), or None to read the file."""
+    return ctx.table.tags if ctx.table is not None else None
+
+
+@bp.get("/api/definitions/export")
+def export() -> Response:
+    """Host: every definition and tag the owner taught for ``?game=`` (default: the game on
+    the table), as a box file to download (docs/cards.md)."""
+    require_login()
+    ctx = current()
+    game = find_game(request.args.get("game") or (ctx.session.game.id if ctx.session.game
+                                                  else game_list()[0]))
+    response = jsonify(export_box(ctx.session.data_dir, game, _owner_tags(ctx)))
+    response.headers["Content-Disposition"] = f'attachment; filename="{game.id}-box.json"'
+    return response
+
+
+@bp.post("/api/definitions/import")
+def import_file() -> Response:
+    """Host: a box file, checked whole and written whole or not at all (``replace``: its values
+    win where they differ from the owner's); the per-entry report, its reasons in the request's
+    language. 422 when nothing was written. What it adds applies from the next new game."""
+    require_host()
+    request.max_content_length = BOX_LIMIT
+    data = read_json({"box", "replace"}, {"box"}, limit=BOX_LIMIT)
+    ctx = current()
+    report = import_box(ctx.session.data_dir, data["box"], bool(data.get("replace")),
+                        _owner_tags(ctx))
+    table = texts(request_lang(), find_game(report.game))
+    body = report.to_json()
+    for entry, shown in zip(report.entries, body["entries"], strict=True):
+        shown["reason"] = render(entry.reason, texts=table) if entry.reason else None
+        shown["line"] = render(Message("box.entry", {"outcome": entry.outcome,
+                                                     "kind": entry.kind, "id": entry.id}),
+                               texts=table)
+    body["message"] = render(report.summary(), texts=table)
+    response = jsonify(body)
+    response.status_code = 200 if report.written else 422
+    return response

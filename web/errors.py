@@ -10,7 +10,7 @@ from typing import Any
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from companion.engine import Message, RuleError
+from companion.engine import Game, Message, RuleError, find_game
 from companion.i18n import render
 
 from . import limits
@@ -20,7 +20,7 @@ from .texts import texts
 BAD_REQUEST_KEYS = {
     "event.bad_json", "event.not_object", "event.no_type", "event.bad_source",
     "event.unknown_field", "event.missing_field", "event.bad_field", "event.unknown_type",
-    "effect.unknown", "definition.unknown_kind",
+    "effect.unknown", "effect.needs", "definition.unknown_kind", "box.not_a_box", "box.version",
 }
 """Rule errors that mean the request itself is malformed (400); other refusals are 422, a stale
 version 409."""
@@ -32,17 +32,31 @@ class ApiError(Exception):
     def __init__(self, status: int, key: str, **params: Any) -> None:
         super().__init__(key)
         self.status, self.key, self.params = status, key, params
+        self.game: Game | None = None  # whose catalog says it, when not the game on the table
 
     @classmethod
-    def from_rule(cls, error: RuleError) -> ApiError:
-        """The HTTP form of a refused event."""
+    def from_rule(cls, error: RuleError, game: Game | None = None) -> ApiError:
+        """The HTTP form of a refused event (``game``: the one it concerns, e.g. a refused
+        setup's, whose catalog says the refusal, when no or another game is on the table)."""
         if error.key == "event.stale":
             status = 409
         elif error.key in BAD_REQUEST_KEYS:
             status = 400
         else:
             status = 422
-        return cls(status, error.key, **error.params)
+        refused = cls(status, error.key, **error.params)
+        refused.game = game
+        return refused
+
+
+def game_named(event: Any) -> Game | None:
+    """The installed game a setup event names (None for any other event or an unknown game)."""
+    if not isinstance(event, dict) or event.get("type") != "setup":
+        return None
+    try:
+        return find_game(event.get("game"))
+    except RuleError:
+        return None
 
 
 def _safe(params: dict[str, Any]) -> dict[str, Any]:
@@ -52,7 +66,8 @@ def _safe(params: dict[str, Any]) -> dict[str, Any]:
 def error_response(error: ApiError) -> Response:
     """The JSON body of a refusal, with the sentence in the request's language."""
     ctx = current()
-    table = texts(request_lang(), ctx.session.game, ctx.session.state)
+    game = error.game or ctx.session.game
+    table = texts(request_lang(), game, ctx.session.state if game is ctx.session.game else None)
     body = {"error": error.key, "message": render(Message(error.key, error.params), texts=table),
             "params": _safe(error.params), "version": ctx.session.version}
     response = jsonify(body)
@@ -62,11 +77,12 @@ def error_response(error: ApiError) -> Response:
     return response
 
 
-def read_json(allowed: Collection[str], required: Collection[str] = ()) -> dict[str, Any]:
-    """The request's JSON object, refusing a wrong content type, an oversized or malformed body,
-    one over the depth, size and number limits (``web.limits``), a value that is not an object,
-    unknown and missing fields."""
-    limit = current().config.max_body
+def read_json(allowed: Collection[str], required: Collection[str] = (),
+              limit: int | None = None) -> dict[str, Any]:
+    """The request's JSON object, refusing a wrong content type, an oversized or malformed body
+    (over ``limit`` bytes, by default the configured one), one over the depth, size and number
+    limits (``web.limits``), a value that is not an object, unknown and missing fields."""
+    limit = limit or current().config.max_body
     if request.content_length is not None and request.content_length > limit:
         raise ApiError(413, "request.too_large", size=request.content_length, limit=limit)
     if request.mimetype != "application/json":

@@ -37,6 +37,18 @@ def series(game: Game, frames: list[Frame]) -> dict[str, Any]:
             for title, lines in first.charts.items()}
 
 
+def player_colours(game: Game, frames: list[Frame]) -> dict[str, str]:
+    """Each player's colour in a game whose view gives its heroes one (Last Bastion: the hero
+    board's), so that a player's line in the charts has the colour of their board."""
+    if not frames:
+        return {}
+    heroes = game.view(frames[-1].state).get("heroes")
+    if not isinstance(heroes, dict):
+        return {}
+    return {h["player"]: h["colour"] for h in heroes.values()
+            if isinstance(h, dict) and "player" in h and "colour" in h}
+
+
 def game_summary(session: Session, record: GameRecord, with_frames: bool = False
                  ) -> dict[str, Any]:
     """One game for the API and the page: record, score sheet, series (and labelled frames)."""
@@ -95,11 +107,16 @@ def page() -> str:
     for record in reversed(session.past_games()):
         data = game_summary(session, record)
         data["date"] = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.started))
-        game_texts = texts(lang, find_game(record.game))
+        game = find_game(record.game)
+        game_texts = texts(lang, game)
+        data["t"] = game_texts  # hero and side names of the game, not of the table now
+        colours = player_colours(game, session.frames(record.id))
+        axis = game_texts.get(f"ui.chart_x_{game.id}", game_texts["ui.chart_x"])
         data["charts"] = [
             line_chart(game_texts.get(title, title), chart["turns"],
                        {name or game_texts.get(title, title): values
-                        for name, values in chart["lines"].items()}, chart["top"])
+                        for name, values in chart["lines"].items()}, chart["top"],
+                       colours, axis)
             for title, chart in data["series"].items()]
         data["result"] = render({"key": "ui.result", "params": {
             "status": record.status, "reason": data["reason"]}}, texts=table)

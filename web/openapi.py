@@ -119,6 +119,25 @@ DOCUMENT: dict[str, Any] = {
                 "game": {"type": "string"},
                 "kinds": {"type": "array", "items": {"$ref": "#/components/schemas/Kind"}}}},
                 "definition kinds"), **_errors(422)}}},
+        "/api/definitions/export": {"get": {
+            "summary": "Host: every definition and tag the owner taught for `?game=`, as a box "
+                       "file to download (docs/cards.md, \"A box in one file\")",
+            "security": [{"hostCookie": []}],
+            "parameters": [{"name": "game", "in": "query", "schema": {"type": "string"}}],
+            "responses": {"200": _json({"type": "object"}, "the box file"),
+                          **_errors(403, 422)}}},
+        "/api/definitions/import": {"post": {
+            "summary": "Host: import a box file, checked whole, written whole or not at all; "
+                       "the report per entry (added, updated, unchanged, conflicting, refused "
+                       "with the reason). Up to 1 MB",
+            "security": HOST,
+            "requestBody": _body({"type": "object", "required": ["box"],
+                                  "additionalProperties": False,
+                                  "properties": {"box": {"type": "object"},
+                                                 "replace": {"type": "boolean"}}}),
+            "responses": {"200": _json({"type": "object"}, "imported: the report"),
+                          "422": _json({"type": "object"}, "nothing imported: the report"),
+                          **_errors(400, 403, 413, 415)}}},
         "/api/role/{role}": {"post": {
             "summary": "Host: a new token (and page link) for a secret role of the game on the "
                        "table, e.g. `titan`; the previous token stops working",

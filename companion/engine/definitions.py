@@ -54,6 +54,10 @@ class DefinitionStore:
             data.setdefault(kind, {})[item_id] = definition
         self._write(data)
 
+    def replace(self, data: dict[str, dict[str, dict[str, Any]]]) -> None:
+        """Write every definition at once (a box file imported whole, or not at all)."""
+        self._write(data)
+
     def forget(self, kind: str, item_id: str) -> bool:
         """Remove one definition; say whether it existed."""
         data = self.load()

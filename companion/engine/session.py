@@ -131,6 +131,10 @@ def undo_depth(frames: list[Frame], fields: Mapping[str, Any]) -> int:
     return steps
 
 
+IMAGINARY = frozenset({"simulator"})
+"""Sources whose inventions (the simulated table's cards) live in their game only, never in the
+owner's definitions."""
+
 class Session:
     """Holds the current game of a data directory and is the only way to change it.
 
@@ -294,8 +298,9 @@ class Session:
             label = step.label.to_json() if step.label else None
             summary = self._summary(step.state)
             self._check_storage()
-            entry = self._journal.append(self.record.id, clean, label, summary,
-                                         step.learned, self.game.id)
+            learned = step.learned if clean.source not in IMAGINARY else []
+            entry = self._journal.append(self.record.id, clean, label, summary, learned,
+                                         self.game.id)
             self._frames.append(Frame(entry.seq, clean, step.state, label))
             return self._accepted(entry, step, summary)
 
@@ -331,7 +336,7 @@ class Session:
         target = self._frames[-steps - 1]
         clean = Event("undo", fields, event.source, event.at)
         label = Message("history.undo", {"count": steps, "labels": [f.label for f in undone]})
-        step = Step(target.state, [Message("undo.done", {"count": steps})], [], label)
+        step = Step(target.state, [Message("undo.done", label.params)], [], label)
         summary = self._summary(target.state)
         self._check_storage()
         entry = self._journal.append(self.record.id, clean, label.to_json(), summary)

@@ -15,6 +15,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from babel import Locale
+
 from companion.engine import Game, Message, RuleError
 
 LANGUAGES = ("fr", "en")
@@ -47,16 +49,53 @@ def catalog(lang: str, game: Game | None = None, state: Any = None) -> dict[str,
     return texts
 
 
+ELIDED = {"de": "d'", "que": "qu'", "le": "l'", "la": "l'", "ne": "n'", "se": "s'",
+          "je": "j'", "ce": "c'", "jusque": "jusqu'", "lorsque": "lorsqu'", "puisque": "puisqu'"}
+"""French words that lose their vowel before one: ``{hero:de}`` is "de Gary" or "d'Anna"."""
+
+VOWELS = tuple("aeiouyàâäéèêëîïôöùûüœæAEIOUYÀÂÄÉÈÊËÎÏÔÖÙÛÜŒÆ")
+
+
+def plural(count: Any, forms: Mapping[str, str], lang: str) -> str:
+    """The form of ``forms`` (by CLDR category: ``one``, ``many``, ``other``...) that the
+    language's plural rules (Babel) give for ``count``; ``other`` when there is no such form."""
+    try:
+        number = abs(float(count))
+    except (TypeError, ValueError):
+        return forms["other"]
+    number = int(number) if number.is_integer() else number
+    return forms.get(Locale.parse(lang).plural_form(number), forms["other"])
+
+
+def elide(word: str, text: str) -> str:
+    """``word`` before ``text``, elided before a vowel ("d'Anna", "de Gary")."""
+    return ELIDED[word] + text if text.startswith(VOWELS) else f"{word} {text}"
+
+
 class _Formatter(string.Formatter):
+    """Renders a template's fields: names through the catalog, and two specs of its own.
+
+    - ``{count:one=étape|other=étapes}``: the form the plural rules give for the value;
+    - ``{hero:de}``: the value after a French word elided before a vowel ("d'Anna").
+    """
+
     def __init__(self, texts: Mapping[str, str]) -> None:
         self.texts = texts
+        self.lang = texts.get("i18n.lang", DEFAULT_LANGUAGE)
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        if "=" in format_spec:
+            forms = dict(part.split("=", 1) for part in format_spec.split("|"))
+            return plural(value, forms, self.lang)
+        if format_spec in ELIDED:
+            return elide(format_spec, self.show(value))
         return self.show(value)
 
     def show(self, value: Any) -> str:
         if isinstance(value, Mapping) and "key" in value:
             return render(Message(value["key"], value.get("params", {})), texts=self.texts)
+        if isinstance(value, Mapping) and value and set(value) <= set(LANGUAGES):
+            return value.get(self.lang) or next(iter(value.values()))  # printed text, per language
         if isinstance(value, Mapping):
             return ", ".join(f"{n} {self.show(k)}" for k, n in value.items()) or "—"
         if isinstance(value, list | tuple):

@@ -18,21 +18,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 
 from companion.engine import Message
+from companion.engine.tags import canonical_uid
 from hardware.inputs import Emit, Swipe, Worker
 from hardware.status import Status
 
 log = logging.getLogger(__name__)
 
-_SEPARATORS = str.maketrans("", "", ":- \t\r\n")
 
-
-def canonical_uid(raw: bytes | bytearray | str) -> str:
-    """A UID as upper-case hex without separators: ``b"\\x04\\xa1"`` and ``"04:a1"`` give
-    ``"04A1"``. Raises ValueError when it is not a whole number of hex bytes."""
-    text = raw.hex() if isinstance(raw, bytes | bytearray) else raw.translate(_SEPARATORS)
-    if not text or len(text) % 2 or any(c not in "0123456789abcdefABCDEF" for c in text):
-        raise ValueError(f"not a tag UID: {raw!r}")
-    return text.upper()
 
 
 class ReaderError(OSError):

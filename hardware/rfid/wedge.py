@@ -17,7 +17,9 @@ import struct
 import time
 from collections import deque
 
-from . import PartialRead, ReaderError, TagReader, canonical_uid
+from companion.engine.tags import canonical_uid
+
+from . import PartialRead, ReaderError, TagReader
 
 EVENT = struct.Struct("llHHi")  # struct input_event: timeval, type, code, value
 EV_KEY, KEY_DOWN = 0x01, 1

@@ -14,10 +14,10 @@ from gpiozero.pins.mock import MockFactory
 from hwfakes import FakeKeyboard, dice_video, labelled_roll
 
 from companion import config as settings
+from companion.engine.tags import TagMap
 from companion.i18n import render
 from companion.speech import CHATTER, Announcer, urgency
 from hardware import MESSAGES_DIR, build
-from hardware.tags import TagMap
 
 FACES = ["red", "red", "white"]
 

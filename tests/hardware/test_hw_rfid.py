@@ -7,16 +7,16 @@ import hwtools
 import pytest
 from hwfakes import FakeKeyboard, FakeMFRC522, FakePN532
 
+from companion.engine.tags import TagMap, canonical_uid
 from companion.speech import Announcer
 from hardware import MESSAGES_DIR
 from hardware.inputs import Swipe
-from hardware.rfid import PartialRead, ReaderError, TagSource, canonical_uid
+from hardware.rfid import PartialRead, ReaderError, TagSource
 from hardware.rfid.mfrc522 import MFRC522, crc_a
 from hardware.rfid.pn532 import PN532
 from hardware.rfid.wedge import KeyboardWedge, uid_from_line
 from hardware.status import Status, last_tag
 from hardware.table import Table
-from hardware.tags import TagMap
 
 UID4 = bytes.fromhex("04a1b2c3")
 UID7 = bytes.fromhex("04112233445566")

@@ -26,9 +26,9 @@ from hwfakes import FakeKeyboard, dice_video
 
 import vision
 from companion.engine import Session
+from companion.engine.tags import TagMap
 from companion.i18n import catalog, render
 from companion.speech import CHATTER, urgency
-from hardware.tags import TagMap
 from web.auth import PinStore
 
 ROOT = Path(__file__).resolve().parents[2]

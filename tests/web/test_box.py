@@ -10,10 +10,10 @@ from webtools import login, setup_event
 
 from companion import config as settings
 from companion.engine import Message
+from companion.engine.tags import TagMap
 from hardware.box import HardwareBox
 from hardware.inputs import Swipe
 from hardware.table import Table
-from hardware.tags import TagMap
 from web import WebConfig, create_app
 
 UID = "04A1B2C3"

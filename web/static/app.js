@@ -19,7 +19,9 @@ const app = {
   setupGame: null, role: null, sessions: null, sessionsOpen: false,
   box: {status: null, seen: "", checks: null, open: false},
   pick: {mode: null, mover: null, targets: [], dice: [], grey: null, reroll: false,
-    search: "", effects: []},
+    search: "", whites: []},
+  refusal: null,  // the last refusal of a request (its message shown in the form that sent it)
+  unfolded: {},  // a folded section (details[data-details]) the host opened, kept across redraws
 };
 
 /** A game's renderer: {top, board, setupForm, host, forms, actions, ...} (see docs/web.md). */
@@ -28,9 +30,30 @@ const gameOf = (view) => GAMES[view && view.game] || null;
 
 // -- texts ---------------------------------------------------------------------------------------
 
+/** French words elided before a vowel: ``{hero:de}`` is "de Gary" or "d'Anna" (as
+ * companion/i18n does for the server's messages). */
+const ELIDED = {de: "d'", que: "qu'", le: "l'", la: "l'", ne: "n'", se: "s'", je: "j'",
+  ce: "c'", jusque: "jusqu'", lorsque: "lorsqu'", puisque: "puisqu'"};
+
+/** One field of a text: ``{n:one=card|other=cards}`` the form the language's plural rules
+ * (the browser's CLDR data, Intl.PluralRules) give for the value, ``{hero:de}`` elided. */
+function field(value, spec) {
+  if (spec && spec.includes("=")) {
+    const forms = Object.fromEntries(spec.split("|").map((f) => [f.slice(0, f.indexOf("=")),
+      f.slice(f.indexOf("=") + 1)]));
+    return forms[new Intl.PluralRules(app.lang).select(Math.abs(Number(value)))] ?? forms.other;
+  }
+  const shown = String(value ?? "—");
+  if (spec && ELIDED[spec]) {
+    return /^[aeiouyàâäéèêëîïôöùûüœæ]/i.test(shown) ? ELIDED[spec] + shown : `${spec} ${shown}`;
+  }
+  return shown;
+}
+
 function t(key, params) {
   const text = TEXTS[app.lang][key] ?? TEXTS.en[key] ?? key;
-  return params ? text.replace(/\{(\w+)\}/g, (_, k) => params[k] ?? "—") : text;
+  return params ? text.replace(/\{(\w+)(?::([^}]*))?\}/g, (_, k, spec) => field(params[k], spec))
+    : text;
 }
 
 const name = (id) => TEXTS[app.lang]["name." + id] ?? String(id);
@@ -84,7 +107,7 @@ function accept(data, snapshot) {
   if (!snapshot && data.version <= app.version) { alive(); return; }
   const fresh = !app.pic || (data.view.game !== app.pic.view.game);
   if (snapshot || data.version !== app.version) app.pick = {...app.pick, targets: [], dice: [],
-    grey: null, reroll: false, effects: [], mode: null, mover: null};
+    grey: null, reroll: false, mode: null, mover: null, whites: []};
   app.pic = data;
   app.version = data.version;
   if (fresh || data.event === "setup" || data.event === "teach") app.catalogs = {};
@@ -125,6 +148,7 @@ function post(url, body) {
     const next = response.headers.get("X-CSRF-Token");
     if (next) app.csrf = next;
     const data = await response.json().catch(() => ({}));
+    app.refusal = response.ok ? null : data;
     if (response.ok) return data;
     toast(data.message || String(response.status));
     Teach.refused(data, body.event);
@@ -193,7 +217,9 @@ async function loadFrames() {
 
 function render() {
   document.documentElement.lang = app.lang;
-  $("lang-switch").textContent = t("ui.other_language");
+  $("lang-switch").textContent = app.lang === "fr" ? "EN" : "FR";
+  $("lang-switch").setAttribute("aria-label", t("ui.other_language"));
+  $("lang-switch").lang = app.lang === "fr" ? "en" : "fr";
   $("history-link").textContent = t("ui.history");
   $("host-toggle").textContent = app.hostOpen ? t("ui.close") : t("ui.host");
   if (!app.pic) return;
@@ -236,10 +262,13 @@ function renderPrompts() {
     prompts.map((p) => `<p class="prompt">${esc(both(p))}</p>`).join("");
 }
 
+/** The announcements, newest version first; each version's lines together, in the order they
+ * were said. */
 function renderLog() {
-  const lines = app.log.slice().reverse().flatMap((entry) => entry.said.map((said) =>
-    `<li><span class="v">${entry.version}</span> ${esc(both(said))}</li>`));
-  $("log").innerHTML = `<h2>${esc(t("ui.log"))}</h2><ol class="log">${lines.join("")}</ol>`;
+  const versions = app.log.slice().reverse().filter((entry) => entry.said.length).map((entry) =>
+    `<li><span class="v">${entry.version}</span><div>${entry.said.map((said) =>
+      `<p>${esc(both(said))}</p>`).join("")}</div></li>`);
+  $("log").innerHTML = `<h2>${esc(t("ui.log"))}</h2><ol class="log">${versions.join("")}</ol>`;
 }
 
 // -- host controls -------------------------------------------------------------------------------
@@ -252,10 +281,18 @@ function options(values, selected, label = name) {
     `${esc(label(v))}</option>`).join("");
 }
 
+/** The host's controls in two places: the decision the table waits for (with Undo and the
+ * simulated table's buttons) at the top, right above the board it may need tapped; everything
+ * else (corrections, teaching, history, the box, a new game, logging out) at the end of the page,
+ * so that the decision and its buttons fit the first screen of a phone. */
 function renderHost() {
   const box = $("host");
+  const more = $("host-more");
   box.hidden = !app.hostOpen;
+  more.hidden = true;
   $("host-toggle").textContent = app.hostOpen ? t("ui.close") : t("ui.host");
+  document.body.classList.toggle("hosting", app.hostOpen && app.host);
+  $("undo-slot").innerHTML = app.hostOpen && app.host ? button("undo", t("ui.undo")) : "";
   if (!app.hostOpen || !app.pic) return;
   if (!app.host && app.pinSet === null) { box.innerHTML = "<p>…</p>"; return; }
   if (!app.host) {
@@ -274,22 +311,27 @@ function renderHost() {
   const expects = view.expects;
   const game = gameOf(view);
   const simulated = (game && game.simulated) || [];
-  let html = `<div class="row">${button("undo", t("ui.undo"))}` +
-    (app.simulate && expects.kind === "dice" && simulated.includes("dice")
-      ? button("roll", t("ui.roll")) : "") +
+  const tools = (app.simulate && expects.kind === "dice" && simulated.includes("dice")
+    ? button("roll", t("ui.roll"), 'class="strong"') : "") +
     (app.simulate && expects.kind === "card" && simulated.includes("card")
-      ? button("draw", t("ui.draw")) : "") +
-    button("logout", t("ui.logout"), 'class="quiet"') + "</div>";
+      ? button("draw", t("ui.draw"), 'class="strong"') : "");
+  let html = tools ? `<div class="row tools">${tools}</div>` : "";
   if (expects.kind === "setup") html += newGame();
   else if (game && expects.kind !== "nothing") html += game.host(view, expects);
-  if (view.game && expects.kind !== "setup") html += Teach.section(view);
-  if (game && game.roles) html += roleLinks(game.roles);
-  html += historyJump() + boxSection() + sessionsSection();
+  box.innerHTML = `<h2 class="sr-only">${esc(t("ui.host"))}</h2>` + html;
+  let extra = game && game.more && expects.kind !== "setup" ? game.more(view) : "";
+  if (view.game && expects.kind !== "setup") extra += Teach.section(view);
+  if (game && game.roles) extra += roleLinks(game.roles);
+  if (view.game) extra += boxFile(view.game);
+  extra += historyJump() + boxSection() + sessionsSection();
   if (view.game && expects.kind !== "setup") {
-    html += `<details><summary>${esc(t("ui.new_game"))}</summary>${newGame()}</details>`;
+    extra += `<details><summary>${esc(t("ui.new_game"))}</summary>${newGame()}</details>`;
   }
-  box.innerHTML = `<h2>${esc(t("ui.host"))}</h2>` + html;
+  more.innerHTML = `<h2>${esc(t("ui.host_more"))}</h2>` + extra +
+    `<div class="row">${button("logout", t("ui.logout"), 'class="quiet"')}</div>`;
+  more.hidden = false;
   Typed.restore(box);
+  Typed.restore(more);
   const search = box.querySelector("input[name=search]");
   if (search && app.pick.focusSearch) { search.focus(); search.setSelectionRange(99, 99); }
 }
@@ -388,6 +430,39 @@ async function loadSessions() {
   if (response.ok) { app.sessions = (await response.json()).sessions; renderHost(); }
 }
 
+/** "A box in one file": download every definition and tag taught for the game, or import a
+ * file, checked whole first; its report says what each entry did (docs/cards.md). */
+function boxFile(game) {
+  const report = app.boxReport;
+  const lines = report ? `<p role="status"><strong>${esc(report.message)}</strong></p>` +
+    `<ul class="report">${report.entries.map((e) => `<li class="o-${esc(e.outcome)}">` +
+      `${esc(e.line)}${e.reason ? " — " + esc(e.reason) : ""}</li>`).join("")}</ul>` : "";
+  return `<details data-details="box-file"${app.unfolded["box-file"] ? " open" : ""}>` +
+    `<summary>${esc(t("ui.box_file"))}</summary><p>${esc(t("ui.box_file_hint"))}</p>` +
+    `<p><a href="/api/definitions/export?game=${encodeURIComponent(game)}" ` +
+    `download="${esc(game)}-box.json">${esc(t("ui.box_export"))}</a></p>` +
+    `<form data-form="box-import" class="event"><label><span>${esc(t("ui.box_import_file"))}` +
+    `</span> <input type="file" name="file" accept=".json,application/json" required></label>` +
+    `<label><input type="checkbox" name="replace"> ${esc(t("ui.box_replace"))}</label>` +
+    `<button>${esc(t("ui.box_import"))}</button></form>${lines}</details>`;
+}
+
+/** Read the chosen box file and send it; the report is shown either way. */
+async function importBox(form) {
+  const file = form.querySelector("input[name=file]").files[0];
+  if (!file) return;
+  let box;
+  try { box = JSON.parse(await file.text()); } catch (error) {
+    app.boxReport = {message: t("ui.box_not_json", {detail: error.message}), entries: []};
+    return renderHost();
+  }
+  const done = await post("/api/definitions/import", {box,
+    replace: form.querySelector("input[name=replace]").checked});
+  app.boxReport = done || (app.refusal && app.refusal.entries ? app.refusal
+    : {message: (app.refusal && app.refusal.message) || "", entries: []});
+  renderHost();
+}
+
 function historyJump() {
   const frames = app.frames;
   const list = frames ? frames.slice(1).reverse().map((f) => `<li>${esc(both(f.label) || f.type)} ` +
@@ -436,7 +511,8 @@ const Typed = (() => {
   const formKey = (form) =>
     `${form.dataset.form}/${form.dataset.game || ""}/${form.dataset.event || ""}/`;
   const key = (el) => {
-    const form = el.closest("#host form[data-form]");
+    if (el.type === "file") return null;  // a chosen file cannot be put back
+    const form = el.closest("#host form[data-form], #host-more form[data-form]");
     return form && el.name ? formKey(form) + el.name +
       (el.type === "radio" ? "=" + el.value : "") : null;
   };
@@ -469,6 +545,7 @@ const FORMS = {
   login: (d) => post("/api/login", {pin: d.pin}).then((r) => r && hostStatus()),
   "teach-any": () => Teach.submit(),
   enroll: (d) => post("/api/box/enroll", {card: d.card}).then((r) => r && loadBox()),
+  "box-import": (_data, form) => importBox(form),
 };
 
 const ACTIONS = {
@@ -484,6 +561,7 @@ const ACTIONS = {
   "load-history": () => loadFrames(),
   "back-to": (el) => send({type: "undo", to: Number(el.dataset.seq)}),
   "more-items": (el) => Fields.more(el),
+  step: (el) => Fields.step(el),
   "role-link": (el) => post("/api/role/" + el.dataset.role, {}).then((r) => {
     if (r) { app.roleLink = r.link; renderHost(); }
   }),
@@ -493,7 +571,7 @@ const ACTIONS = {
 function handler(kind, key, form) {
   const own = kind === "forms" ? FORMS : ACTIONS;
   if (own[key]) return own[key];
-  const setup = form && form.closest("#host") && key === "setup";
+  const setup = form && form.closest("#host, #host-more") && key === "setup";
   const game = setup ? GAMES[form.dataset.game] : gameOf(app.pic && app.pic.view);
   return game && game[kind] && game[kind][key];
 }
@@ -552,6 +630,9 @@ document.addEventListener("toggle", (e) => {  // toggle does not bubble: caught 
   if (e.target.dataset && e.target.dataset.details === "sessions") {
     app.sessionsOpen = e.target.open;
     if (app.sessionsOpen && !app.sessions) loadSessions();
+  }
+  if (e.target.dataset && e.target.dataset.details) {
+    app.unfolded[e.target.dataset.details] = e.target.open;
   }
 
 }, true);

@@ -21,15 +21,16 @@ const Teach = (() => {
     "tactic.conditions_unknown": (p) => ["tactic", p.card],
   };
 
-  /** A game's kinds and fields (by kind), loaded once; null while they load. A secret role's
-   * forms may draw them too (its box is redrawn with this form's once they are in). */
+  /** A game's kinds and fields (by kind), loaded once; null while they load. A game's own forms
+   * and a secret role's may draw them too (the host controls and the role's box are redrawn once
+   * they are in). */
   function kindsOf(game) {
     if (described[game] === undefined) {
       described[game] = null;
       fetch("/api/definitions?game=" + encodeURIComponent(game)).then((r) => r.json())
         .then((data) => {
           described[game] = Object.fromEntries(data.kinds.map((k) => [k.kind, k]));
-          redraw();
+          renderHost();  // this form, and a game's own forms drawn from the same description
           renderRole();
         });
     }
@@ -97,6 +98,12 @@ const Teach = (() => {
   /** Send the draft as a `teach` event; on success the draft is emptied. */
   async function submit() {
     const spec = described[draft.game][draft.kind];
+    const missing = spec.fields.flatMap((f) => fields.missing(f, f.name, false));
+    if (missing.length) {  // said in the form before anything is sent
+      draft.error = t("ui.fields_missing", {fields: missing.join(", ")});
+      redraw();
+      return;
+    }
     const definition = Object.fromEntries(spec.fields
       .map((f) => [f.name, fields.value(f, f.name)]).filter(([, v]) => v !== undefined));
     const done = await send({type: "teach", kind: draft.kind, id: draft.id, definition});

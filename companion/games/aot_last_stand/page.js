@@ -54,12 +54,12 @@ function heroes(view) {
 const setupForm = () => `<form data-form="setup" data-game="aot-last-stand" class="setup">` +
   `<h3>${esc(t("ui.new_game"))}</h3><fieldset class="player"><legend>${esc(name("titan"))}` +
   `</legend><input name="titan-name" placeholder="${esc(t("ui.player_name"))}" required>` +
-  `<select name="titan-card">${options(TITANS, "basic")}</select></fieldset>` +
+  `<select name="titan-card" aria-label="${esc(t("ui.field_titan"))}">${options(TITANS, "basic")}</select></fieldset>` +
   `<p class="hint">${esc(t("ui.aot_heroes_hint"))}</p>` + [0, 1, 2, 3].map((i) =>
     `<fieldset class="player"><legend>${esc(t("ui.player_n", {n: i + 1}))}</legend>` +
     `<input name="h${i}-name" placeholder="${esc(t("ui.player_name"))}">` +
-    `<select name="h${i}-hero">${options(HEROES, HEROES[i])}</select>` +
-    `<select name="h${i}-level">${options([0, 3, 5], 0, String)}</select></fieldset>`).join("") +
+    `<select name="h${i}-hero" aria-label="${esc(t("ui.field_hero"))}">${options(HEROES, HEROES[i])}</select>` +
+    `<select name="h${i}-level" aria-label="${esc(t("ui.field_level"))}">${options([0, 3, 5], 0, String)}</select></fieldset>`).join("") +
   `<label>${esc(t("ui.field_tactics"))} <input name="tactics" placeholder="sauvetage, guerison">` +
   `</label><button>${esc(t("ui.start"))}</button></form>`;
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from companion.engine import Field
+from companion.engine import Field, RuleError
 from companion.engine.catalog import Catalog, localized, vocabulary
 from companion.engine.events import boolean, integer, list_of, mapping, one_of, text
 
@@ -42,7 +42,26 @@ OPS: dict[str, dict[str, Field]] = {
 }
 
 
-check_effect = vocabulary(OPS)
+NEEDS: dict[str, tuple[str, str]] = {"colour": ("token", "equipment")}
+"""A field an effect needs when another field has a value: an Equipment token's colour (without
+it nobody knows which token moves)."""
+
+_vocabulary = vocabulary(OPS)
+
+
+def check_effect(value: Any, path: str) -> dict[str, Any]:
+    """One effect of the vocabulary, refused (before any rule runs) when it lacks a field its
+    other values call for, e.g. ``{"op": "gain", "token": "equipment"}`` without its colour."""
+    effect = _vocabulary(value, path)
+    for field, (other, wanted) in NEEDS.items():
+        if effect.get(other) == wanted and field not in effect:
+            raise RuleError("effect.needs", field=f"{path}.{field}", other=other, value=wanted)
+    return effect
+
+
+check_effect.vocabulary = _vocabulary  # type: ignore[attr-defined]
+check_effect.needs = NEEDS  # type: ignore[attr-defined]
+"""The plain vocabulary and the fields it needs, for forms (web/definitions.py)."""
 effects = list_of(check_effect)
 
 

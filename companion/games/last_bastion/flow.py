@@ -9,7 +9,7 @@ reads what they wait for.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .catalog import taught, timing_of
@@ -131,10 +131,11 @@ def run(state: State, out: Out) -> None:
 
 
 def effect_tasks(effects: Any, source: dict[str, Any], who: str | None) -> list[Task]:
-    """Tasks for one timing of a card, tile, board or face: effects, or a prompt with the text."""
+    """Tasks for one timing of a card, tile, board or face: effects, or a prompt with the text
+    (one string, or one per language: the prompt is said in each language)."""
     if effects is None or effects == []:
         return []
-    if isinstance(effects, str):
+    if isinstance(effects, str | Mapping):
         return [{"do": "text", "source": source, "text": None if effects == "?" else effects,
                  "who": who}]
     return [{"do": "effect", "effect": e, "source": source, "who": who} for e in effects]

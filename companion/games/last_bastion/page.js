@@ -27,7 +27,7 @@ const chip = (colour, n) => `<span class="chip c-${colour}" title="${esc(name(co
 const percent = (p) => `<strong>${Math.round(p.p * 1000) / 10}%</strong>` +
   ` <small>(${p.num}/${p.den})</small>`;
 
-const slotName = (slot) => `${name(slot.split(".")[0])} ${Number(slot.split(".")[1]) + 1}`;
+const slotName = (slot) => name(slot);  // "blue 2", as the messages say it (name.blue.1)
 
 const heroName = (view, id) => {
   const hero = view.heroes[id];
@@ -82,7 +82,9 @@ function adviceText(help) {
 function slotCell(view, colour, k) {
   const card = view.boards[colour][k];
   const slot = `${colour}.${k}`;
-  const picked = app.pick.targets.includes(slot) ? " picked" : "";
+  const legal = app.host && view.expects.events.includes("place") &&
+    (view.expects.options || []).includes(slot);
+  const picked = app.pick.targets.includes(slot) || legal ? " picked" : "";
   if (!card) return `<div class="slot empty b-${colour}${picked}" data-slot="${slot}">` +
     `<span class="slot-no">${k + 1}</span></div>`;
   const items = card.items.map((i) => `<span title="${esc(t("ui.item_" + i))}">${ITEM[i] || i}</span>`).join("");
@@ -157,13 +159,13 @@ function setupForm() {
   const players = [0, 1, 2, 3].map((i) => `<fieldset class="player"><legend>` +
     `${esc(t("ui.player_n", {n: i + 1}))}</legend><input name="p${i}-name" ` +
     `placeholder="${esc(t("ui.player_name"))}" value="${i === 0 ? "Gary" : ""}">` +
-    `<select name="p${i}-hero">${options(heroes, heroes[i], (h) => catalog.heroes[h])}</select>` +
-    `<select name="p${i}-side">${options(SIDES, ["S", "N", "E", "W"][i])}</select></fieldset>`).join("");
+    `<select name="p${i}-hero" aria-label="${esc(t("ui.field_hero"))}">${options(heroes, heroes[i], (h) => catalog.heroes[h])}</select>` +
+    `<select name="p${i}-side" aria-label="${esc(t("ui.field_side"))}">${options(SIDES, ["S", "N", "E", "W"][i])}</select></fieldset>`).join("");
   const boards = SIDES.map((side, i) => `<label>${esc(name(side))} <select name="board-${side}">` +
     options(["red", "blue", "yellow", "green"], ["red", "blue", "yellow", "green"][i]) +
     "</select></label>").join(" ");
   const layout = DEFAULT_TILES.map((row, r) => row.map((tile, c) =>
-    `<select name="tile-${r}-${c}">${options(tiles, tile)}</select>`).join("")).join("");
+    `<select name="tile-${r}-${c}" aria-label="${esc(t("ui.tile_at", {row: r + 1, column: c + 1}))}">${options(tiles, tile)}</select>`).join("")).join("");
   return `<form data-form="setup" data-game="last-bastion" class="setup"><h3>${esc(t("ui.new_game"))}</h3>` +
     `<label>${esc(t("ui.mode"))} <select name="mode">${options(MODES, "normal")}</select></label>` +
     `<p class="hint">${esc(t("ui.players_hint"))}</p>${players}` +
@@ -197,7 +199,8 @@ function cardList(act, awaited) {
 function cardPicker() {
   const type = awaitedType();
   return `<h3>${esc(t("ui.pick_card", {type: name(type)}))}</h3>${cardList("card", true)}` +
-    `<details><summary>${esc(t("ui.teach_card"))}</summary>${teachForm(type, true)}</details>`;
+    `<details data-details="new-card"${app.unfolded["new-card"] ? " open" : ""}><summary>` +
+    `${esc(t("ui.new_card"))}</summary>${newCardForm(type)}</details>`;
 }
 
 function tagQuestion(pending, awaited) {
@@ -206,18 +209,59 @@ function tagQuestion(pending, awaited) {
     cardList("enroll", awaited) + "</div>";
 }
 
-function teachForm(type, drawing) {
-  return `<form data-form="${drawing ? "define" : "teach"}" class="teach">` +
-    `<input name="name" placeholder="${esc(t("ui.card_name"))}" required>` +
-    `<label>${esc(t("ui.card_type"))} <select name="type">` +
-    `${options(["monster", "warlord"], type)}</select></label>` +
-    `<label>${esc(t("ui.card_colour"))} <select name="colour">${options(COLOURS)}</select></label>` +
-    `<label>${esc(t("ui.resistance"))} <input name="resistance" type="number" min="0" max="20" ` +
-    `value="1" required></label>` +
-    `<textarea name="text" placeholder="${esc(t("ui.card_text"))}"></textarea>` +
-    `<label>${esc(t("ui.card_effects"))} <input name="effects" placeholder='[{"op": "lose", "token": "life"}]'></label>` +
-    `<button>${esc(t(drawing ? "ui.teach_and_draw" : "ui.teach"))}</button></form>`;
+// A card drawn that the game does not know: taught on the spot from the game's own description
+// of a card (name, type and colour as chips, resistance as a stepper, each timing as printed text
+// or effects) and drawn at once (a `card` event with `define`). What is missing is said first.
+
+const newCard = {values: {}, sizes: {}, error: ""};
+const newCardFields = Fields.make("new-card", newCard, () => renderHost());
+
+function newCardForm(type) {
+  const kinds = Teach.kinds("last-bastion");
+  if (!kinds) return "<p>…</p>";
+  newCard.values.type ??= type;
+  newCard.values.complete ??= "yes";  // a card taught whole: no question about its timings
+  return `<form data-form="new-card" class="event">` +
+    kinds.card.fields.map((f) => newCardFields.labelled(f, f.name)).join("") +
+    (newCard.error ? `<p class="warning" role="alert">${esc(newCard.error)}</p>` : "") +
+    `<button class="strong">${esc(t("ui.teach_and_draw"))}</button></form>`;
 }
+
+async function drawNewCard() {
+  const spec = Teach.kinds("last-bastion").card;
+  const missing = spec.fields.flatMap((f) => newCardFields.missing(f, f.name));
+  const define = Object.fromEntries(spec.fields.map((f) => [f.name, newCardFields.value(f,
+    f.name)]).filter(([, v]) => v !== undefined));
+  const id = slug(define.name || "");
+  if (missing.length || !id) {
+    newCard.error = t("ui.fields_missing", {fields: missing.join(", ") || t("ui.field_name")});
+    return renderHost();
+  }
+  const done = await send({type: "card", id, define});
+  if (done) {
+    Object.assign(newCard, {values: {}, sizes: {}, error: ""});
+    app.unfolded["new-card"] = false;
+  }
+  else newCard.error = (app.refusal && app.refusal.message) || "";
+  renderHost();
+}
+
+/** A face was tapped: once every die has one, the faces go without a "Send" tap. */
+function diceTapped() {
+  const view = app.pic.view;
+  const expects = view.expects;
+  const reroll = app.pick.reroll;
+  const count = reroll ? rerollCount(view) : expects.count || 1;
+  const grey = view.combat && view.combat.grey_die && (reroll || expects.kind === "dice") &&
+    !(expects.profile === "last-bastion/corruption");
+  const ready = app.pick.dice.slice(0, count).filter(Boolean).length === count &&
+    (!grey || app.pick.grey);
+  if (!ready) return renderHost();
+  return ACTIONS[reroll ? "send-reroll" : "send-dice"]();
+}
+
+/** How many dice a reroll gives again: the Corruption die, the Market's two, a fight's three. */
+const rerollCount = (view) => (!view.combat ? 1 : view.combat.kind === "market" ? 2 : 3);
 
 function diceTapper(expects) {
   const corruption = expects.profile === "last-bastion/corruption";
@@ -229,7 +273,7 @@ function diceTapper(expects) {
 
 function diceRows(faces, count, grey, corruption, reroll) {
   const face = (f, attrs) => `<button type="button" class="face ${corruption ? "" : "c-" + f}" ` +
-    `${attrs} aria-label="${esc(corruption ? f : name(f))}">${corruption ? f.split("-")[1]
+    `${attrs} aria-label="${esc(name(f))}">${corruption ? f.split("-")[1]
       : SYMBOL[f]}</button>`;
   let html = `<h3>${esc(t(reroll ? "ui.reroll" : "ui.tap_faces"))}</h3>`;
   for (let i = 0; i < count; i++) {
@@ -246,22 +290,27 @@ function diceRows(faces, count, grey, corruption, reroll) {
   return html + button(reroll ? "send-reroll" : "send-dice", t("ui.send"), ready ? "" : "disabled");
 }
 
+/** The Hero phase: what the hero may do, as one grid of buttons. A tile tapped without a mode
+ * moves the hero there, a card tapped fights it; the modes are for the rest (a fight against two
+ * cards, a Call to Arms, a power, Elmer moving someone else). Only what the rules still allow is
+ * offered (``view.allowed``: who may move). */
 function actions(view) {
   const active = view.active_hero;
   const hero = view.heroes[active];
-  const mover = app.pick.mover || active;
+  const movers = (view.allowed || {}).movers || [];
   const mode = app.pick.mode;
-  let html = `<div class="row">` +
-    button("mode-move", t("ui.move"), mode === "move" ? 'aria-pressed="true"' : "") +
-    button("mode-fight", t("ui.fight"), mode === "fight" ? 'aria-pressed="true"' : "") +
+  const pressed = (m) => (mode === m ? 'aria-pressed="true"' : "");
+  let html = `<div class="actions">` +
+    (movers.length ? button("mode-move", t("ui.move"), pressed("move")) : "") +
+    button("mode-fight", t("ui.fight"), pressed("fight")) +
     button("activate", t("ui.activate")) +
-    button("mode-cta", t("ui.activate_cta"), mode === "cta" ? 'aria-pressed="true"' : "") +
-    (POWERS[active] && hero && hero.power
-      ? button("mode-power", t("ui.power"), mode === "power" ? 'aria-pressed="true"' : "") : "") +
+    (hero && hero.call_to_arms ? button("mode-cta", t("ui.activate_cta"), pressed("cta")) : "") +
+    (POWERS[active] && hero && hero.power ? button("mode-power", t("ui.power"), pressed("power"))
+      : "") +
     button("end_turn", t("ui.end_turn"), 'class="strong"') + "</div>";
-  if (mode === "move") {
-    html += `<p>${esc(t("ui.hint_move"))} <select name="mover">${options(Object.keys(view.heroes)
-      .filter((h) => view.heroes[h].tile), mover, (h) => heroName(view, h))}</select></p>`;
+  if (mode === "move" && movers.length > 1) {
+    html += `<p><label>${esc(t("ui.hint_move"))} <select name="mover">${options(movers,
+      app.pick.mover || movers[0], (h) => heroName(view, h))}</select></label></p>`;
   } else if (mode === "fight") {
     html += `<p>${esc(t("ui.hint_fight"))} ${esc(app.pick.targets.map(slotName).join(", "))}</p>` +
       button("fight", t("ui.fight"), app.pick.targets.length ? "" : "disabled");
@@ -269,9 +318,27 @@ function actions(view) {
     html += `<p>${esc(t("ui.hint_cta", {n: hero ? hero.call_to_arms : 0}))}</p>`;
   } else if (mode === "power") {
     html += `<p>${esc(t("ui.hint_power"))}</p>`;
+  } else {
+    html += `<p class="hint">${esc(t(movers.length ? "ui.hint_tap" : "ui.hint_tap_fight"))}</p>`;
   }
   return html;
 }
+
+/** The colour each white die takes at the Market, chosen by the player (the rulebook lets
+ * them: a white face is any colour). */
+function marketColours(view) {
+  const faces = view.combat.faces || [];
+  const whites = faces.map((f, i) => (f === "white" ? i : -1)).filter((i) => i >= 0);
+  return whites.map((i) => `<fieldset class="white-die"><legend>${esc(t("ui.white_die", {n: i + 1}))}` +
+    `</legend><span class="chips">${COLOURS.map((c) => `<label class="pick c-${c}"><input ` +
+    `type="radio" name="white-${i}" value="${c}" data-act="white" data-die="${i}"` +
+    `${app.pick.whites[i] === c ? " checked" : ""}><span>${esc(name(c))}</span></label>`)
+      .join("")}</span></fieldset>`).join("");
+}
+
+/** The Equipment a Market roll gives: each face, a white one as the colour chosen for it. */
+const marketGains = (view) => view.combat.faces.map((f, i) => (f === "white"
+  ? app.pick.whites[i] : f));
 
 function choice(view, expects) {
   const events = expects.events;
@@ -285,13 +352,19 @@ function choice(view, expects) {
   }
   if (events.includes("resolve")) {
     const fight = view.combat && view.combat.kind === "fight";
-    let html = `<div class="row">${button("resolve", t("ui.confirm"), 'class="strong"')}` +
+    const market = view.combat && view.combat.kind === "market";
+    const ready = !market || marketGains(view).every(Boolean);
+    const reroll = (view.allowed || {}).reroll;
+    let html = (market ? marketColours(view) : "") +
+      `<div class="row">${button("resolve", t("ui.confirm"),
+        `class="strong"${ready ? "" : " disabled"}`)}` +
       (fight ? button("decline", t("ui.decline")) : "") +
-      button("mode-reroll", t("ui.reroll_button")) + "</div>";
-    if (app.pick.reroll) {
+      (reroll ? button("mode-reroll", t("ui.reroll_button", {hero: heroName(view,
+        view.active_hero)})) : "") + "</div>";
+    if (app.pick.reroll && reroll) {
       const corruption = !view.combat;
       const faces = corruption ? [1, 2, 3, 4, 5, 6].map((n) => `corruption-${n}`) : FACES;
-      const count = corruption ? 1 : (view.combat.kind === "market" ? 2 : 3);
+      const count = rerollCount(view);
       html += diceRows(faces, count, !corruption && view.combat.grey_die, corruption, true);
     }
     return html;
@@ -301,15 +374,73 @@ function choice(view, expects) {
     return `<div class="row">` + expects.options.map((o, i) => button("answer", optionLabel(view, o),
       `data-index="${i}"`)).join("") + "</div>";
   }
-  const effects = app.pick.effects.map((e) => `<li><code>${esc(JSON.stringify(e))}</code></li>`).join("");
-  return `<p>${esc(prompt ? both(app.pic.texts.prompts[0]) : "")}</p><div class="row">` +
-    button("answer-none", t("ui.nothing_changed")) + "</div>" +
-    `<form data-form="effect" class="row"><select name="op">${options(["lose", "gain", "grip",
-      "ungrip", "draw", "corruption"], "lose", (o) => o)}</select><select name="token">` +
-    `${options(["life", "call_to_arms", "equipment", "round"], "life", (o) => name(o))}</select>` +
-    `<select name="target">${options(["", "tile", "hero", "card", "self"], "", (o) => o || "—")}` +
-    `</select><button>${esc(t("ui.add_effect"))}</button></form><ul>${effects}</ul>` +
-    (effects ? button("answer-effects", t("ui.apply_effects")) : "");
+  const learnt = rememberable(view);
+  return `<p>${esc(prompt ? both(app.pic.texts.prompts[0]) : "")}</p>` +
+    (learnt ? `<label class="remember"><input type="checkbox" data-act="remember"` +
+      `${app.pick.forget ? "" : " checked"}> ${esc(t("ui.remember", {card: learnt.name}))}` +
+      "</label>" : "") +
+    `<div class="row">${button("answer-none", t("ui.nothing_changed"))}</div>` + answerForm();
+}
+
+const TIMINGS = ["arrival", "recurring", "permanent", "exit"];
+
+/** The card and timing of a question about an effect the companion does not know (no printed
+ * text taught): the answer may be taught with it, so that the card's effect is not asked about
+ * again (the prompt says «then teach it once»). Null for any other question. */
+function rememberable(view) {
+  const prompt = (view.prompts || [])[0];
+  const catalog = catalogFor("last-bastion");
+  if (!prompt || prompt.key !== "prompt.unknown_effect" || !catalog ||
+      !TIMINGS.includes(prompt.params.timing)) return null;
+  const id = Object.keys(catalog.cards).find((c) => catalog.cards[c].name === prompt.params.source);
+  return id ? {id, name: prompt.params.source, timing: prompt.params.timing} : null;
+}
+
+/** Answer the question with the effects the table applied (none: nothing changed), and teach
+ * them as the card's effect when the host keeps "Remember" ticked. */
+async function answerWith(effects) {
+  const learnt = app.pick.forget ? null : rememberable(app.pic.view);
+  const done = await send(effects ? {type: "answer", effects} : {type: "answer"});
+  if (done && learnt) {
+    await post("/api/events", {event: {type: "teach", kind: "card", id: learnt.id,
+      definition: {[learnt.timing]: effects || []}}});
+  }
+  return done;
+}
+
+// The effects a printed text had, built from the game's vocabulary (GET /api/definitions):
+// each op shows exactly its fields, and what is missing is said before anything is sent.
+
+const answer = {values: {}, sizes: {}, error: ""};
+const answerFields = Fields.make("answer-effects", answer, () => renderHost());
+
+/** The description of a list of effects (a card timing given as effects); null while it loads. */
+function effectsSpec() {
+  const kinds = Teach.kinds("last-bastion");
+  const timing = kinds && kinds.card.fields.find((f) => f.name === "arrival");
+  return timing ? timing.choices.find((c) => c.as === "effects") : null;
+}
+
+function answerForm() {
+  const spec = effectsSpec();
+  if (!spec) return "<p>…</p>";
+  return `<form data-form="answer-effects" class="event answer">` +
+    answerFields.labelled({...spec, name: "effects"}, "effects") +
+    (answer.error ? `<p class="warning" role="alert">${esc(answer.error)}</p>` : "") +
+    `<button class="strong">${esc(t("ui.apply_effects"))}</button></form>`;
+}
+
+async function sendAnswer() {
+  const spec = effectsSpec();
+  const missing = answerFields.missing(spec, "effects", true);
+  if (missing.length) {
+    answer.error = t("ui.fields_missing", {fields: missing.join(", ")});
+    return renderHost();
+  }
+  const done = await answerWith(answerFields.value(spec, "effects"));
+  if (done) Object.assign(answer, {values: {}, sizes: {}, error: ""});
+  else answer.error = (app.refusal && app.refusal.message) || "";
+  renderHost();
 }
 
 function optionLabel(view, option) {
@@ -329,31 +460,21 @@ function corrections(view) {
   const slots = Object.entries(view.boards).flatMap(([colour, list]) => list.map((card, k) =>
     card ? `${colour}.${k}` : null)).filter(Boolean);
   return `<details><summary>${esc(t("ui.corrections"))}</summary>` +
-    `<form data-form="fix-hero" class="fix"><select name="hero">${options(heroes, id,
-      (h) => heroName(view, h))}</select>${numbers}<select name="state">` +
+    `<form data-form="fix-hero" class="fix"><select name="hero" aria-label="${esc(t("ui.field_hero"))}">${options(heroes, id,
+      (h) => heroName(view, h))}</select>${numbers}<select name="state" aria-label="${esc(t("ui.field_state"))}">` +
     `${options(["healthy", "wounded", "knocked_out", "dead"], hero.state)}</select>` +
     `<button>${esc(t("ui.apply"))}</button></form>` +
-    `<form data-form="fix-tile" class="fix">${esc(t("ui.tile_grip"))} <select name="tile">` +
+    `<form data-form="fix-tile" class="fix">${esc(t("ui.tile_grip"))} <select name="tile" aria-label="${esc(t("ui.tile_grip"))}">` +
     view.tiles.flatMap((row, r) => row.map((tile, c) => `<option value="${r},${c}">` +
       `${esc(name(tile.id))}${tile.grip ? " ☠" : ""}</option>`)).join("") +
-    `</select><select name="grip">${options(["true", "false"], "true", (v) => name(v))}</select>` +
+    `</select><select name="grip" aria-label="${esc(t("ui.field_grip"))}">${options(["true", "false"], "true", (v) => name(v))}</select>` +
     `<button>${esc(t("ui.apply"))}</button></form>` +
     (slots.length ? `<form data-form="fix-slot" class="fix">${esc(t("ui.card_fix"))} ` +
-      `<select name="slot">${options(slots, slots[0], slotName)}</select>` +
+      `<select name="slot" aria-label="${esc(t("ui.field_slot"))}">${options(slots, slots[0], slotName)}</select>` +
       `<label>${esc(t("ui.modifier_label"))} <input type="number" name="modifier" min="-9" max="9" ` +
       `value="0"></label><label><input type="checkbox" name="remove"> ${esc(t("ui.remove"))}` +
       `</label><button>${esc(t("ui.apply"))}</button></form>` : "") +
-    `<h4>${esc(t("ui.teach_card"))}</h4>${teachForm("monster", false)}</details>`;
-}
-
-function definitionFrom(data) {
-  const definition = {name: data.name.trim(), type: data.type, colour: data.colour,
-    resistance: Number(data.resistance), complete: true};
-  if (data.text && data.text.trim()) definition.text = data.text.trim();
-  if (data.effects && data.effects.trim()) {
-    try { definition.arrival = JSON.parse(data.effects); } catch (e) { toast(String(e)); return null; }
-  }
-  return definition;
+    "</details>";
 }
 
 const slug = (text) => text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
@@ -368,25 +489,55 @@ function setMode(mode) {
 function tapTile(r, c) {
   const view = app.pic.view;
   const mode = app.pick.mode;
-  if (mode === "move") {
-    send({type: "move", hero: app.pick.mover || view.active_hero, to: [r, c]});
-  } else if (mode === "cta") {
+  const movers = (view.allowed || {}).movers || [];
+  if (view.expects.kind !== "action") return;
+  if (mode === "cta") {
     send({type: "activate", tile: view.tiles[r][c].id, call_to_arms: true});
   } else if (mode === "power") {
     send({type: "power", hero: view.active_hero, tile: [r, c]});
+  } else if (movers.length) {  // a tile tapped is where to move
+    send({type: "move", hero: app.pick.mover || movers[0], to: [r, c]});
   }
 }
 
 function tapSlot(slot) {
+  const view = app.pic.view;
   const mode = app.pick.mode;
-  if (mode === "fight") {
+  if (view.expects.events.includes("place")) {
+    if ((view.expects.options || []).includes(slot)) send({type: "place", slot});
+  } else if (view.expects.kind !== "action") {
+    return;
+  } else if (mode === "fight") {
     const targets = app.pick.targets;
     app.pick.targets = targets.includes(slot) ? targets.filter((s) => s !== slot)
       : [...targets, slot].slice(-2);
     render();
   } else if (mode === "power") {
-    send({type: "power", hero: app.pic.view.active_hero, slot});
+    send({type: "power", hero: view.active_hero, slot});
+  } else if (slotCard(view, slot)) {  // a card tapped is a fight against it
+    send({type: "fight", targets: [slot]});
   }
+}
+
+const slotCard = (view, slot) => view.boards[slot.split(".")[0]][Number(slot.split(".")[1])];
+
+/** The outcome of the roll waiting for Confirm, said in the header: who falls and whose
+ * Equipment it spends, or that the fight is lost; the Market's gains. */
+function result(view) {
+  const help = app.pic.helper;
+  if (!help || !help.advice || !view.expects.events.includes("resolve")) return "";
+  const list = (items) => new Intl.ListFormat(app.lang, {type: "conjunction"}).format(items);
+  const {advice} = help;
+  const card = (slot) => help.targets.find((c) => c.slot === slot).name;
+  if (!advice.falls.length) {
+    return `<span class="result lost">${esc(t("ui.result_lost", {cards: list(help.targets
+      .map((c) => c.name)), n: help.targets.length}))}</span>`;
+  }
+  const spends = Object.entries(advice.spend).map(([hero, colours]) => t("ui.spends", {
+    player: view.heroes[hero].player, what: list(Object.entries(colours).map(([c, n]) =>
+      (n > 1 ? `${n} ${name(c)}` : name(c))))}));
+  return `<span class="result won">${esc(t("ui.result_won", {cards: list(advice.falls.map(card)),
+    n: advice.falls.length, spend: spends.length ? list(spends) : t("ui.no_spend")}))}</span>`;
 }
 
 function top(view) {
@@ -398,7 +549,7 @@ function top(view) {
       : t("ui.warlord_in", {n: deck.next_warlord_in});
   return {
     headline: `<span class="turn">${esc(t("ui.turn", {n: view.turn}))}</span> ${esc(who)}` +
-      ` <span class="phase">${esc(t("ui.phase_" + view.phase))}</span>`,
+      ` <span class="phase">${esc(t("ui.phase_" + view.phase))}</span>${result(view)}`,
     sub: `${esc(t("ui.deck", {remaining: deck.remaining, size: deck.size}))}` +
       ` · <strong>${esc(warlord)}</strong> · ${esc(name(view.mode))}`};
 }
@@ -410,7 +561,7 @@ function host(view, expects) {
   else if (expects.kind === "dice") html += diceTapper(expects);
   else if (expects.kind === "action") html += actions(view);
   else if (expects.kind === "choice") html += choice(view, expects);
-  return html + corrections(view);
+  return html;
 }
 
 const FORMS = {
@@ -422,21 +573,8 @@ const FORMS = {
     return send({type: "setup", game: "last-bastion", mode: d.mode, boards, players, tiles,
       first: d.first});
   },
-  define: (d) => {
-    const definition = definitionFrom(d);
-    return definition && send({type: "card", id: slug(d.name), define: definition});
-  },
-  teach: (d) => {
-    const definition = definitionFrom(d);
-    return definition && send({type: "teach", kind: "card", id: slug(d.name), definition});
-  },
-  effect: (d) => {
-    const effect = {op: d.op};
-    if (["lose", "gain"].includes(d.op)) effect.token = d.token;
-    if (["grip", "ungrip"].includes(d.op)) effect.target = d.target || "tile";
-    app.pick.effects.push(effect);
-    renderHost();
-  },
+  "new-card": () => drawNewCard(),
+  "answer-effects": () => sendAnswer(),
   "fix-hero": (d) => send({type: "adjust", hero: d.hero, life: Number(d.life),
     call_to_arms: Number(d.call_to_arms), state: d.state, equipment: Object.fromEntries(
       COLOURS.map((c) => [c, Number(d[`eq-${c}`])]))}),
@@ -452,12 +590,17 @@ const ACTIONS = {
   place: (el) => send({type: "place", slot: el.dataset.slot}),
   assign: (el) => send({type: "assign", hero: el.dataset.hero}),
   answer: (el) => send({type: "answer", choice: app.pic.view.expects.options[el.dataset.index]}),
-  "answer-none": () => send({type: "answer"}),
-  "answer-effects": () => send({type: "answer", effects: app.pick.effects}),
-  resolve: () => send({type: "resolve"}),
+  "answer-none": () => answerWith(null),
+  remember: (el) => { app.pick.forget = !el.checked; },
+  resolve: () => {
+    const view = app.pic.view;
+    return send(view.combat && view.combat.kind === "market"
+      ? {type: "resolve", gains: marketGains(view)} : {type: "resolve"});
+  },
+  white: (el) => { app.pick.whites[el.dataset.die] = el.value; renderHost(); },
   decline: () => send({type: "resolve", falls: []}),
-  face: (el) => { app.pick.dice[el.dataset.die] = el.dataset.face; renderHost(); },
-  grey: (el) => { app.pick.grey = el.dataset.face; renderHost(); },
+  face: (el) => { app.pick.dice[el.dataset.die] = el.dataset.face; diceTapped(); },
+  grey: (el) => { app.pick.grey = el.dataset.face; diceTapped(); },
   "send-dice": () => send({type: "dice", faces: app.pick.dice.slice(),
     ...(app.pick.grey ? {grey: app.pick.grey} : {})}),
   "send-reroll": () => send({type: "dice", faces: app.pick.dice.slice(), reroll: true,
@@ -482,5 +625,6 @@ function tap(target) {
 }
 
 registerGame("last-bastion", {top, helper, board, heroes, reserve, setupForm, host, tap,
+  more: corrections,
   forms: FORMS, actions: ACTIONS, simulated: ["dice", "card"], asksTags: true});
 })();

@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.engine import Blank, Expectation, Message, Template
-from companion.engine.catalog import localized
 
 from . import combat
 from .catalog import COMBAT_FACES
@@ -146,7 +145,7 @@ def _source_name(state: State, source: Mapping[str, Any]) -> str:
     if "card" in source:
         return card_def(state, source["card"])["name"]
     if "tile" in source:
-        return localized(state["catalog"]["tile"][source["tile"]]["name"], "en")
+        return state["catalog"]["tile"][source["tile"]]["name"]  # one per language
     if "board" in source:
         return source["board"]
     return source.get("face") or source.get("rule", "")

@@ -77,9 +77,12 @@ class LastBastion(RulesGame):
     # -- reading -------------------------------------------------------------------------------
 
     def tally(self, state: State) -> Tally:
-        """The history charts: Life per hero, tiles under grip, Horde cards left."""
+        """The history charts, round by round: Life per hero, tiles under grip, Horde cards
+        left. A round is a turn of each of the four Horde boards, neutral ones included («Les
+        joueurs jouent à tour de rôle, dans le sens des aiguilles d'une montre»; «le tour de jeu
+        d'un plateau neutre», rulebook, "Tour de jeu", "Plateau neutre")."""
         grip = sum(tile["grip"] for row in state["tiles"] for tile in row)
-        return Tally(state["turn"]["number"], {
+        return Tally((state["turn"]["number"] - 1) // len(state["boards"]) + 1, {
             "ui.chart_life": {h["player"]: h["life"] for h in state["heroes"].values()},
             "ui.chart_grip": {"": grip},
             "ui.chart_cards": {"": state["deck"]["size"] - state["deck"]["drawn"]},

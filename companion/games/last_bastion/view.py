@@ -9,7 +9,7 @@ from . import combat
 from .catalog import DATA, timing_of
 from .flow import active_hero, card_def, is_neutral
 from .prompts import expects, prompts
-from .tokens import State, gripped_tiles, has_power
+from .tokens import State, gripped_tiles, has_power, hero_able
 
 
 def view(state: State) -> dict[str, Any]:
@@ -57,10 +57,28 @@ def view(state: State) -> dict[str, Any]:
         "reserve": copy.deepcopy(state["reserve"]),
         "discard": list(state["discard"]),
         "combat": copy.deepcopy(state["combat"]),
+        "allowed": allowed(state),
         "prompts": prompts(state),
         "players": [{"name": h["player"], "hero": hid, "side": h["side"]}
                     for hid, h in state["heroes"].items()],
     }
+
+
+def allowed(state: State) -> dict[str, Any]:
+    """What the rules still let the table do this turn, so that a page offers only that: a
+    reroll (Feng Li, once in her Hero phase, with her power) and who may move (the active hero
+    once; any hero in play with Elmer's extra move)."""
+    hero_id = active_hero(state)
+    hero = state["heroes"].get(hero_id) if hero_id else None
+    turn = state["turn"]
+    if hero is None or turn["phase"] != "hero" or not hero_able(hero):
+        return {"reroll": False, "movers": []}
+    movers = [] if turn["moved"] else [hero_id]
+    if hero["power"] == "extra_move" and has_power(hero) and not turn["extra_move"]:
+        movers += [h for h, other in state["heroes"].items()
+                   if h not in movers and hero_able(other)]
+    return {"reroll": hero["power"] == "reroll" and has_power(hero) and not turn["rerolled"],
+            "movers": movers}
 
 
 def score_sheet(state: State) -> dict[str, int]:

@@ -17,12 +17,22 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from companion.engine import DataPaths
-from companion.engine.files import write_atomic
-
-from .rfid import canonical_uid
+from .files import write_atomic
+from .paths import DataPaths
 
 log = logging.getLogger(__name__)
+
+_SEPARATORS = str.maketrans("", "", ":- \t\r\n")
+
+
+def canonical_uid(raw: bytes | bytearray | str) -> str:
+    """A UID as upper-case hex without separators: ``b"\\x04\\xa1"`` and ``"04:a1"`` give
+    ``"04A1"``. Raises ValueError when it is not a whole number of hex bytes."""
+    text = raw.hex() if isinstance(raw, bytes | bytearray) else raw.translate(_SEPARATORS)
+    if not text or len(text) % 2 or any(c not in "0123456789abcdefABCDEF" for c in text):
+        raise ValueError(f"not a tag UID: {raw!r}")
+    return text.upper()
+
 
 class TagMap:
     """Which card each RFID tag stands for: ``{uid: {"card": id, "game": game_id}}``."""

@@ -1,0 +1,243 @@
+"""Taps per turn on the host's phone alone: Last Bastion played from the page, turn by turn.
+
+Starts `companion run --simulate` on the loopback with a fresh data directory and drives the
+page in Debian's chromium (Playwright) at 390 × 844, as the host would with no camera and no
+card reader: the simulated table's Draw and Roll buttons stand for the card and the dice, every
+other step is a tap on the page. Each tap is counted (typing a name is counted apart, as
+keystrokes); the game is set up over the API (once per game, not a turn). Printed per scripted
+turn: taps, keystrokes, and the seconds the script took.
+
+Scripted turns (one player, Gary with Teagaan on the South board, Normal mode):
+- teach: an unknown monster is drawn; the host teaches it on the spot ("Not in the list? Teach
+  it": name, colour chip, resistance stepper) and draws it, then places it;
+- fight: a hero turn: draw, place, fight the card beside the hero (a tap on it), roll, confirm,
+  end the turn;
+- move+fight: the same with a move first (a tap on the tile), when the nearest card is one step
+  away; end: no card within reach, the turn is ended;
+- neutral: a neutral board's turn: draw, place.
+
+    .venv/bin/python benchmarks/taps.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from http.cookiejar import CookieJar
+from pathlib import Path
+
+import playwright.sync_api as pw
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+PIN = "2468"
+SETUP = {"type": "setup", "game": "last-bastion", "mode": "normal",
+         "boards": {"N": "red", "E": "blue", "S": "yellow", "W": "green"},
+         "players": [{"name": "Gary", "hero": "teagaan", "side": "S"}],
+         "tiles": [["market", "tomb", "inn"], ["trebuchet", "fountain", "quarry"],
+                   ["standard", "tower", "dispensary"]], "first": "S"}
+TARGETS = {"fight": 6, "move+fight": 6, "end": 6, "neutral": 6, "teach": 8}
+TURNS = 6
+"""Issue 17: a routine Last Bastion turn in at most 6 taps; teaching a monster in at most 8."""
+
+
+class Phone:
+    """The host's page, counting taps and keystrokes."""
+
+    def __init__(self, page: pw.Page) -> None:
+        self.page, self.taps, self.keys = page, 0, 0
+
+    def version(self) -> int:
+        return self.page.evaluate("app.version")
+
+    def tap(self, selector: str, sends: bool = True) -> None:
+        """One tap; with ``sends``, wait until the table has taken the event it sends."""
+        before = self.version()
+        self.page.locator(selector).first.click()
+        self.taps += 1
+        if sends:
+            try:
+                self.page.wait_for_function(f"app.version > {before}", timeout=5000)
+            except pw.TimeoutError:
+                said = self.page.evaluate("app.refusal && app.refusal.message")
+                raise RuntimeError(f"{selector}: nothing happened ({said})") from None
+
+    def type(self, selector: str, text: str) -> None:
+        self.page.locator(selector).first.fill(text)
+        self.keys += len(text)
+
+    def turn(self) -> int:
+        """The turn as the game numbers it (a neutral board's turn is one)."""
+        return self.page.evaluate("app.pic.view.turn")
+
+    def expects(self) -> dict:
+        return self.page.evaluate("app.pic.view.expects")
+
+
+def start_server(data: Path) -> tuple[subprocess.Popen, str]:
+    config = data.parent / "silent.toml"
+    config.write_text('[speech]\nbackend = "silent"\n')
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "run", "--simulate", "--seed", "4", "--host",
+         "127.0.0.1", "--port", "0", "--data-dir", str(data)], cwd=ROOT,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "COMPANION_CONFIG": str(config)})
+    return process, process.stdout.readline().split()[-1]
+
+
+def api(url: str) -> callable:
+    """A logged-in HTTP host (first run: chooses the PIN) that submits events."""
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+    csrf = {"token": ""}
+
+    def post(path: str, body: dict) -> dict:
+        request = urllib.request.Request(url + path, json.dumps(body).encode(), {
+            "Content-Type": "application/json", "X-CSRF-Token": csrf["token"]})
+        with opener.open(request, timeout=5) as reply:
+            csrf["token"] = reply.headers.get("X-CSRF-Token") or csrf["token"]
+            return json.loads(reply.read())
+
+    post("api/pin", {"pin": PIN})
+    csrf["token"] = post("api/login", {"pin": PIN})["csrf"]
+    return lambda event: post("api/events", {"event": event})
+
+
+def place(phone: Phone) -> None:
+    """Whatever the table waits for that is not the hero's choice: tap where the drawn card goes
+    (on the board), the simulated Draw or Roll, the first hero asked to suffer an effect,
+    Confirm, and "nothing changed" for a printed effect the companion does not know (the
+    simulated table's cards have none); until the hero may act or the next turn begins."""
+    turn = phone.turn()
+    while (expects := phone.expects())["kind"] in ("choice", "card", "dice") and \
+            phone.turn() == turn:
+        if expects["kind"] == "card":
+            phone.tap("button[data-act=draw]")
+        elif expects["kind"] == "dice":
+            phone.tap("button[data-act=roll]")
+        elif "place" in expects["events"]:
+            phone.tap(".slot.picked")
+        elif "assign" in expects["events"]:
+            phone.tap("button[data-act=assign]")
+        elif "resolve" in expects["events"]:
+            phone.tap("button[data-act=resolve]")
+        elif expects.get("options"):
+            phone.tap("button[data-act=answer]")
+        else:
+            phone.tap("button[data-act=answer-none]")
+
+
+def teach(phone: Phone) -> None:
+    phone.tap("details[data-details=new-card] > summary", sends=False)
+    phone.type("form[data-form=new-card] input[name=name]", "Goule")
+    phone.tap("form[data-form=new-card] label.pick:has(input[name=colour][value=yellow])",
+              sends=False)
+    for _ in range(2):
+        phone.tap("form[data-form=new-card] button.step[data-by='1']", sends=False)
+    phone.tap("form[data-form=new-card] button.strong")
+    place(phone)
+
+
+NEAREST_FIGHT = """() => {
+  const cells = [...document.querySelectorAll('#board .grid > div')];
+  const at = (e) => [Math.floor(cells.indexOf(e) / 5), cells.indexOf(e) % 5];
+  const side = (a, b) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) === 1;
+  const step = (a, b) => Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1])) === 1;
+  const tile = app.pic.view.heroes[app.pic.view.active_hero].tile;
+  const here = [tile[0] + 1, tile[1] + 1];
+  const cards = cells.filter((e) => e.classList.contains('card'));
+  const near = cards.find((c) => side(at(c), here));
+  if (near) return {slot: near.dataset.slot};
+  for (const t of cells.filter((e) => e.dataset.tile && step(at(e), here))) {
+    const card = cards.find((c) => side(at(c), at(t)));
+    if (card) return {tile: t.dataset.tile, slot: card.dataset.slot};
+  }
+  return null;
+}"""
+"""Where the hero fights from: a card beside their tile, else a tile one step away beside a card
+(the Horde slots touch the edge tiles side by side, rulebook «Combattre»)."""
+
+
+def hero_turn(phone: Phone) -> str:
+    """Draw, place, then fight the nearest card (moving first if it is one step away), confirm
+    the companion's suggestion and end the turn; return which kind of turn it was."""
+    place(phone)
+    return fight_and_end(phone)
+
+
+def fight_and_end(phone: Phone) -> str:
+    target = phone.page.evaluate(NEAREST_FIGHT)
+    kind = "end"
+    if target:
+        if "tile" in target:
+            phone.tap(f'[data-tile="{target["tile"]}"]')
+        phone.tap(f'[data-slot="{target["slot"]}"]')
+        phone.tap("button[data-act=roll]")
+        phone.tap("button[data-act=resolve]")
+        place(phone)
+        kind = "move+fight" if "tile" in target else "fight"
+    if phone.expects()["kind"] == "action":
+        phone.tap("button[data-act=end_turn]")
+    return kind
+
+
+def neutral_turns(phone: Phone, record) -> None:
+    while phone.page.evaluate("app.pic.view.neutral && app.pic.view.status === 'playing'"):
+        start = (phone.taps, phone.keys, time.perf_counter())
+        place(phone)
+        record("neutral", start)
+
+
+def main() -> int:
+    results: list[tuple[str, int, int, float]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        process, url = start_server(Path(tmp) / "data")
+        try:
+            send = api(url)
+            send(SETUP)
+            with pw.sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+                page.goto(url)
+                page.wait_for_function("app.pinSet !== null && app.version >= 1")
+                page.click("#host-toggle")
+                page.fill("input[name=pin]", PIN)
+                page.locator("form[data-form=login] button").click()
+                page.wait_for_selector("#host .tools, #host .picker")
+                phone = Phone(page)
+
+                def record(name: str, start: tuple[int, int, float]) -> None:
+                    results.append((name, phone.taps - start[0], phone.keys - start[1],
+                                    time.perf_counter() - start[2]))
+
+                start = (phone.taps, phone.keys, time.perf_counter())
+                teach(phone)
+                record("teach", start)
+                start = (phone.taps, phone.keys, time.perf_counter())
+                record(fight_and_end(phone) + " (after teaching)", start)
+                for _ in range(TURNS):
+                    neutral_turns(phone, record)
+                    if phone.page.evaluate("app.pic.view.status") != "playing":
+                        break
+                    start = (phone.taps, phone.keys, time.perf_counter())
+                    record(hero_turn(phone), start)
+                browser.close()
+        finally:
+            process.terminate()
+            process.communicate(timeout=10)
+    print(f"{'turn':<30} {'taps':>5} {'keys':>5} {'seconds':>8}  target")
+    for name, taps, keys, seconds in results:
+        target = TARGETS.get(name.split(" ")[0])
+        bound = f"≤ {target}" if target else ""
+        print(f"{name:<30} {taps:>5} {keys:>5} {seconds:>8.2f}  {bound}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

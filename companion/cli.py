@@ -69,7 +69,7 @@ def cmd_games(args: argparse.Namespace) -> int:
                          + [{"id": b.name, "package": b.package, "broken": b.error}
                             for b in broken]))
     else:
-        for game_id in sorted(games):
+        for game_id in games:
             print(game_id)
         for plugin in broken:
             _say(args, "cli.game_broken", name=plugin.name, package=plugin.package,
@@ -230,7 +230,7 @@ def _definition_from(args: argparse.Namespace) -> dict[str, Any]:
 
 def cmd_cards(args: argparse.Namespace) -> int:
     """List, add, edit or forget the owner's definitions of a game."""
-    game = find_game(args.game)
+    game = find_game(args.game or next(iter(installed_games())))
     session = Session(_paths(args), readonly=args.action == "list")
     try:
         return _cards(args, game, session)
@@ -355,7 +355,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     cards = sub.add_parser("cards", help="the owner's definitions of cards, tiles, heroes...")
     cards.add_argument("action", choices=("list", "add", "edit", "forget"))
     cards.add_argument("id", nargs="?")
-    cards.add_argument("--game", default="last-bastion")
+    cards.add_argument("--game", default=None,
+                       help="the game (default: the first `companion games` lists)")
     cards.add_argument("--kind", default="card")
     cards.add_argument("--json", help="the definition as a JSON object (list: print JSON)",
                        nargs="?", const="{}")

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from companion import config as settings
-from companion.engine import DefinitionStore, Message, find_game
+from companion.engine import DefinitionStore, Message, find_game, installed_games
 from companion.engine.lock import writer_lock
 from companion.i18n import LANGUAGES, render
 
@@ -69,7 +69,7 @@ def cmd_tags_enroll(args: argparse.Namespace) -> int:
 
 
 def _enroll(args: argparse.Namespace, config: settings.Config, data_dir: Path) -> int:
-    game = find_game(args.game)
+    game = find_game(args.game or next(iter(installed_games())))
     cards = game.known_definitions(DefinitionStore(data_dir, game.id).load()).get("card", {})
     if args.card not in cards:
         _say(args, config, "cli.tags.unknown_card", True, card=repr(args.card), game=game.id)
@@ -178,7 +178,8 @@ def add_hardware_parsers(subparsers: argparse._SubParsersAction) -> None:
     p = sub.add_parser("enroll", help="teach a tag which card it is (swipe it, or give --uid)")
     p.add_argument("card", help="the card id, as in `companion cards list`")
     p.add_argument("--uid", help="the tag's UID in hex (default: read it from the reader)")
-    p.add_argument("--game", default="last-bastion")
+    p.add_argument("--game", default=None,
+                   help="the game (default: the first `companion games` lists)")
     p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for a swipe")
     common(p)
     p.set_defaults(func=cmd_tags_enroll)

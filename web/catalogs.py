@@ -42,5 +42,5 @@ def known_ids(session: Session) -> set[str]:
 
 
 def game_list() -> list[str]:
-    """The installed games' ids, Last Bastion first (the flagship), then by id."""
-    return sorted(installed_games(), key=lambda g: (g != "last-bastion", g))
+    """The installed games' ids, the flagship first (see :func:`installed_games`)."""
+    return list(installed_games())

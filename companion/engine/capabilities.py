@@ -36,6 +36,7 @@ class Roles:
 class Capabilities:
     """A game's optional parts; each left empty means the game does not offer it.
 
+    - ``flagship``: listed first wherever games are listed (``companion games``, the host's menu).
     - ``page``: the script that draws the game's table on the phone page (in the game's folder).
     - ``helper(state)``: the dice helper shown beside a roll (exact odds, cheapest win), or None.
     - ``tally(state)``: where the game stands, for the history's charts.
@@ -50,6 +51,7 @@ class Capabilities:
       none the deck can give (its ``card`` event fields), or None.
     """
 
+    flagship: bool = False
     page: Path | None = None
     helper: Callable[[State], dict[str, Any] | None] | None = None
     tally: Callable[[State], Tally] | None = None

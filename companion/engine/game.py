@@ -93,8 +93,8 @@ def check_accepted(state: Mapping[str, Any], event: Event, expected: tuple[str, 
 
 
 def installed_games() -> dict[str, Game]:
-    """Every game registered under the ``companion.games`` entry-point group that loads, by id
-    (a broken plugin is set aside: see :mod:`.registry`)."""
+    """Every game registered under the ``companion.games`` entry-point group that loads, by id,
+    the flagship first, then by id (a broken plugin is set aside: see :mod:`.registry`)."""
     from .registry import registry  # the registry imports this module
 
     return registry().games

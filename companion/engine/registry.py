@@ -54,7 +54,8 @@ def load(points: Iterable[EntryPoint]) -> Registry:
             registry.broken.append(broken)
             continue
         registry.games[game.id] = game
-    return registry
+    ordered = sorted(registry.games.values(), key=lambda g: (not g.capabilities.flagship, g.id))
+    return Registry({game.id: game for game in ordered}, registry.broken)
 
 
 @cache

@@ -46,9 +46,9 @@ class LastBastion(RulesGame):
     def capabilities(self) -> Capabilities:
         """The combat helper, charts, names, page, warnings and card pickers of Last Bastion."""
         return Capabilities(
-            page=Path(__file__).parent / "page.js", helper=odds.helper, tally=self.tally,
-            names=self.names, warnings=WARNINGS, schemas=CATALOG.schemas, pickers=pickers,
-            invent=invent)
+            flagship=True, page=Path(__file__).parent / "page.js", helper=odds.helper,
+            tally=self.tally, names=self.names, warnings=WARNINGS, schemas=CATALOG.schemas,
+            pickers=pickers, invent=invent)
 
     def setup(self, options: dict[str, Any]) -> Step:
         """Build the table from the setup event and play up to the first thing the table must do."""

@@ -129,8 +129,10 @@ def shoot(page, name: str) -> None:
 
 def become_host(page) -> None:
     """Log in from the page, choosing the PIN with the server's setup code on first run."""
-    page.wait_for_function("app.pinSet !== null && app.version >= 0")
+    # the page's own state, read without a string evaluated in the page (its CSP forbids eval)
+    expect(page.locator("#conn")).to_have_text(re.compile(r"v\d+$"), timeout=5000)
     page.click("#host-toggle")
+    page.wait_for_selector("form[data-form=pin], form[data-form=login]")
     if page.locator("input[name=code]").count():
         page.fill("input[name=code]", SETUP_CODES[urlsplit(page.url).port])
     page.fill("input[name=pin]", PIN)

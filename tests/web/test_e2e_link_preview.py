@@ -53,11 +53,10 @@ def test_the_host_sees_the_link_and_the_camera_view_a_viewer_does_not(camera_ser
             view = host.locator("#preview")
             expect(view).to_be_visible(timeout=5000)
             view.locator("summary").click()
-            host.wait_for_function(
-                "document.querySelector('#preview img').naturalWidth === 640", timeout=5000)
-            first = host.evaluate("document.querySelector('#preview img').src")
-            host.wait_for_function(
-                f"document.querySelector('#preview img').src !== {first!r}", timeout=3000)
+            image = view.locator("img")  # no wait_for_function: the page's CSP forbids eval
+            expect(image).to_have_js_property("naturalWidth", 640, timeout=5000)
+            first = image.get_attribute("src")
+            expect(image).not_to_have_attribute("src", first, timeout=3000)
             assert errors == []
 
             viewer.wait_for_timeout(1500)

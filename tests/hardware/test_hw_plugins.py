@@ -41,7 +41,7 @@ def test_broken_plugins_are_listed_with_their_error_and_the_games_still_run(tmp_
     listed = companion(site, "games")
     assert listed.returncode == 0, listed.stderr
     lines = listed.stdout.splitlines()
-    assert lines[:4] == ["aot-last-stand", "last-bastion", "last-heroes", "runemasters"]
+    assert lines[:4] == ["last-bastion", "aot-last-stand", "last-heroes", "runemasters"]
     assert "crashy: broken, not loaded (package crashy-game: RuntimeError: the plugin crashes " \
            "on import)" in lines
     assert any(line.startswith("ghost: broken") and "ModuleNotFoundError" in line

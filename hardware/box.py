@@ -68,6 +68,10 @@ class HardwareBox:
         if self.table is not None:
             self.table.enroll(card)
 
+    def tags(self) -> TagMap | None:
+        """The tag map the running table holds (None when no sensor runs)."""
+        return self.table.tags if self.table is not None else None
+
     def preview(self) -> bytes | None:
         """What the camera sees, with the dice found, as a JPEG (None: no camera or no frame)."""
         tap = self.table.camera if self.table is not None else None

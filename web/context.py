@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from flask import current_app, request
 
 from companion.engine import Session
+from companion.engine.tags import TagMap
 from companion.simulator import Simulator
 
 from .auth import HostSessions, LoginLimiter, PinStore, RoleTokens, SetupCode
@@ -40,6 +41,9 @@ class Box(Protocol):
     def preview(self) -> bytes | None:
         """What the camera sees, with the dice found, as a JPEG (None: no camera or no frame)."""
 
+    def tags(self) -> TagMap | None:
+        """The tag map the running sensors hold (None: read the data directory's file)."""
+
 
 class NoBox:
     """The box of an app given none (tests, a page without a table): nothing runs."""
@@ -64,6 +68,10 @@ class NoBox:
 
     def preview(self) -> bytes | None:
         """No camera."""
+        return None
+
+    def tags(self) -> TagMap | None:
+        """No sensors hold the tag map."""
         return None
 
 

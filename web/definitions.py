@@ -162,7 +162,7 @@ BOX_LIMIT = 1024 * 1024
 
 def _owner_tags(ctx: Any) -> Any:
     """The running companion's tag map (its sensors hold it), or None to read the file."""
-    return ctx.table.tags if ctx.table is not None else None
+    return ctx.box.tags()
 
 
 @bp.get("/api/definitions/export")

@@ -14,6 +14,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -127,6 +128,20 @@ def shoot(page, name: str) -> None:
         page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
 
 
+def settled(url: str, before: int, quiet: float = 0.5, timeout: float = 10.0) -> int:
+    """The server's version once it has moved past ``before`` and stayed for ``quiet`` s."""
+    deadline, seen, since = time.monotonic() + timeout, before, time.monotonic()
+    while time.monotonic() < deadline:
+        with urllib.request.urlopen(url + "api/state") as reply:
+            now = json.loads(reply.read())["version"]
+        if now != seen:
+            seen, since = now, time.monotonic()
+        elif now > before and time.monotonic() - since >= quiet:
+            return now
+        time.sleep(0.05)
+    raise AssertionError(f"the table did not settle after version {before} (at {seen})")
+
+
 def become_host(page) -> None:
     """Log in from the page, choosing the PIN with the server's setup code on first run."""
     # the page's own state, read without a string evaluated in the page (its CSP forbids eval)
@@ -148,9 +163,11 @@ def test_viewer_follows_a_turn_played_by_the_host(browser, server):
     version = 0
 
     def act(selector: str) -> None:
+        """Tap, then wait for the table to settle: an answer the host keeps "Remember" ticked
+        for is followed by the card's teaching, a second event."""
         nonlocal version
         host.click(selector)
-        version += 1
+        version = settled(server.url, version)
         at_version(viewer, version)
         at_version(host, version)  # the host's next step is read from its own page
 

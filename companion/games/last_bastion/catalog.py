@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine import Field, RuleError
-from companion.engine.catalog import Catalog, localized, vocabulary
+from companion.engine.catalog import Catalog, vocabulary
 from companion.engine.events import boolean, integer, list_of, mapping, one_of, text
 
 DATA = json.loads((Path(__file__).parent / "catalog.json").read_text(encoding="utf-8"))
@@ -119,10 +119,11 @@ def timing_of(definition: Mapping[str, Any], timing: str) -> list[dict[str, Any]
     return value
 
 
-def taught(effects: list[dict[str, Any]] | str | None, printed: Any) -> list[dict[str, Any]] | str:
+def taught(effects: list[dict[str, Any]] | str | None, printed: Any) -> Any:
     """What a board power, Corruption face or tile action does: its taught effects (an empty
-    list is taught too: it does nothing at this table), else its printed text to prompt with,
-    else "?" (not taught yet: the table is asked)."""
+    list is taught too: it does nothing at this table), else its printed text to prompt with
+    (one per language when the package gives several: each page says its own), else "?" (not
+    taught yet: the table is asked)."""
     if effects is not None:
         return effects
-    return localized(printed) or "?"
+    return printed or "?"

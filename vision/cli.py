@@ -102,27 +102,39 @@ def format_roll(roll: Roll, lang: str = "en") -> str:
 
 
 def cmd_read(args: argparse.Namespace) -> int:
-    """``dice read``: every image is read; exits 2 if any image could not be loaded."""
+    """``dice read``: every image is read, whatever happened to the others; each image that
+    could not be read is named on stderr with its problem (and, with ``--json``, as an object
+    with an ``error``), and the exit code is 2 at the end if any image failed."""
     try:
         profile = load_profile(args.profile, _data_dir(args))
     except ProfileError as exc:
         return _fail(args, exc)
     status = 0
     for name in args.images:
-        try:
-            image = load_image(name)
-        except ImageError as exc:
-            status = _fail(args, exc)
-            continue
         start = time.perf_counter()
-        roll = read(image, profile, expected=args.expected)
+        try:
+            roll = read(load_image(name), profile, expected=args.expected)
+        except VisionError as exc:
+            status = _fail_image(args, name, exc)
+            continue
+        except Exception as exc:  # noqa: BLE001 - one bad image must not stop the batch
+            status = _fail_image(args, name, ImageError(
+                "image.read_failed", path=name, detail=f"{type(exc).__name__}: {exc}"))
+            continue
         ms = (time.perf_counter() - start) * 1000
         if args.json:
-            print(json.dumps({"image": name, "ms": round(ms, 1), **roll.to_dict()}))
+            print(json.dumps({"image": name, "ms": round(ms, 1), **roll.to_dict()}), flush=True)
         else:
             print(say("cli.read", _lang(args), image=name, count=len(roll.dice), ms=f"{ms:.0f}"))
-            print(format_roll(roll, _lang(args)))
+            print(format_roll(roll, _lang(args)), flush=True)
     return status
+
+
+def _fail_image(args: argparse.Namespace, name: str, error: VisionError) -> int:
+    """Report one image of a batch that could not be read; the batch goes on."""
+    if args.json:
+        print(json.dumps({"image": name, "error": error.text(_lang(args))}), flush=True)
+    return _fail(args, error)
 
 
 def cmd_teach(args: argparse.Namespace) -> int:

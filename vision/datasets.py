@@ -18,11 +18,9 @@ RELATIVE = Path("data") / "dice" / "byler-d6-train"
 
 def _byler_folder() -> Path:
     """``$COMPANION_SHARED/data/dice/byler-d6-train`` if set, else ``../shared`` next to the
-    repository, else the workplace's ``/work/shared`` (so a checkout elsewhere finds it)."""
-    candidates = [Path(os.environ["COMPANION_SHARED"]) / RELATIVE] if os.environ.get(
-        "COMPANION_SHARED") else []
-    candidates += [REPO_ROOT.parent / "shared" / RELATIVE, Path("/work/shared") / RELATIVE]
-    return next((c for c in candidates if (c / "images").is_dir()), candidates[0])
+    repository (never a fixed absolute path: a checkout elsewhere sets the variable)."""
+    shared = os.environ.get("COMPANION_SHARED")
+    return (Path(shared) if shared else REPO_ROOT.parent / "shared") / RELATIVE
 
 
 BYLER = _byler_folder()

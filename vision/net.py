@@ -43,6 +43,7 @@ NOT_A_DIE = "none"
 VIEWS = 8  # looks at an unsure cut-out: four quarter turns, each also mirrored
 SURE = 0.999  # a first look at least this sure is kept as is
 EMBED = 24  # length of the face embedding of learned profiles
+MIN_SIDE = 4  # a box narrower than this (in frame pixels, after clipping) is not a die
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,7 @@ class DiceNets:
         self.detector.setInput(to_blob(small[None]))
         found = decode(self.detector.forward(), scale, self.detect_threshold)
         h, w = image.shape[:2]
-        return [_clip(f, w, h) for f in found if f.side >= 4]
+        return [c for f in found if (c := in_frame(f, w, h)) is not None]
 
     def classify(self, image: np.ndarray, found: list[Found]) -> np.ndarray:
         """Class probabilities (one row per die, columns as ``classes``); dice not read at
@@ -166,9 +167,23 @@ def load_onnx(encoded: str) -> cv2.dnn.Net:
     return net
 
 
-def _clip(f: Found, w: int, h: int) -> Found:
-    x0, y0, x1, y1 = f.box
-    return Found((max(0, x0), max(0, y0), min(w, x1), min(h, y1)), f.score)
+def clip_box(box: tuple[int, int, int, int], w: int, h: int) -> tuple[int, int, int, int] | None:
+    """``box`` cut to a ``w`` x ``h`` frame; ``None`` when less than ``MIN_SIDE`` pixels of it
+    are left either way (a reversed or empty box must never reach a crop)."""
+    x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3])
+    return (x0, y0, x1, y1) if x1 - x0 >= MIN_SIDE and y1 - y0 >= MIN_SIDE else None
+
+
+def in_frame(f: Found, w: int, h: int) -> Found | None:
+    """``f`` clipped to a ``w`` x ``h`` frame, or ``None`` when its centre lies outside it.
+
+    The detector's input is padded to a square by repeating the border: a die cut by the edge
+    of a portrait frame repeats across the padding, and the detector finds copies of it there.
+    Those have their centre in the padding; what is left of them after clipping is not a die.
+    """
+    cx, cy = f.centre
+    box = clip_box(f.box, w, h) if 0 <= cx < w and 0 <= cy < h else None
+    return None if box is None else Found(box, f.score)
 
 
 def read_model_file(name: str) -> dict:

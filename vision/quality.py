@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .net import clip_box
 from .roll import Box
 
 TOO_DARK = "too dark"
@@ -31,10 +32,13 @@ def sharpness(image: np.ndarray, box: Box) -> float:
     them along the motion, so the steepest step *in the worst direction* falls compared with the
     range of grey levels (about 0.3 and more when sharp, well under 0.2 when blurred).
     """
-    x0, y0, x1, y1 = box
+    inside = clip_box(box, image.shape[1], image.shape[0])
+    if inside is None:  # nothing of the die left in the frame: nothing to judge it by
+        return 0.0
+    x0, y0, x1, y1 = inside
     grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
     spread = _quantile(grey, 0.98) - _quantile(grey, 0.02)
-    if spread <= 10 or min(grey.shape) < 4:
+    if spread <= 10:
         return 0.0
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3) / 8.0  # Sobel sums 8 grey steps
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3) / 8.0

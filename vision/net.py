@@ -43,6 +43,10 @@ NOT_A_DIE = "none"
 VIEWS = 8  # looks at an unsure cut-out: four quarter turns, each also mirrored
 SURE = 0.999  # a first look at least this sure is kept as is
 EMBED = 24  # length of the face embedding of learned profiles
+GRID = 8  # the detector's input sides are multiples of this
+TARGET = 20.0  # die side (input pixels) the detector reads best: the training dice's median
+SMALL_DIE, LARGE_DIE = 11.0, 40.0  # outside these (input pixels) the frame is looked at again
+MAX_INPUT = 640 * 640  # largest detector input (pixels) of the second look
 MIN_SIDE = 4  # a box narrower than this (in frame pixels, after clipping) is not a die
 
 
@@ -64,17 +68,25 @@ class Found:
         return float(max(self.box[2] - self.box[0], self.box[3] - self.box[1]))
 
 
-def detector_input(image: np.ndarray) -> tuple[np.ndarray, float]:
-    """The detector's input for a BGR frame (``DET_INPUT`` square, border-padded), and the scale
-    from frame pixels to input pixels."""
+def detector_input(image: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, float]:
+    """The detector's input for a BGR frame and the scale from frame pixels to input pixels.
+
+    The frame keeps its shape: it is shrunk by ``scale`` (default: its longer side to
+    ``DET_INPUT``) and padded right and bottom, by repeating its border, to a multiple of
+    ``GRID`` (the network is fully convolutional). A large frame is first thinned to about
+    four input pixels per output pixel, so a 12 MP photo costs little more than a 640 px one.
+    """
     h, w = image.shape[:2]
-    scale = DET_INPUT / max(h, w)
+    scale = DET_INPUT / max(h, w) if scale is None else scale
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
-    small = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA)
-    if (nh, nw) != (DET_INPUT, DET_INPUT):
-        small = cv2.copyMakeBorder(
-            small, 0, DET_INPUT - nh, 0, DET_INPUT - nw, cv2.BORDER_REPLICATE
-        )
+    step = int(1 / (4 * scale))
+    if step > 1:
+        image = image[::step, ::step]
+    small = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1
+                       else cv2.INTER_LINEAR)
+    pad_w, pad_h = -nw % GRID, -nh % GRID
+    if pad_w or pad_h:
+        small = cv2.copyMakeBorder(small, 0, pad_h, 0, pad_w, cv2.BORDER_REPLICATE)
     return small, scale
 
 
@@ -86,12 +98,42 @@ def to_blob(images: list[np.ndarray] | np.ndarray) -> np.ndarray:
 
 def crop(image: np.ndarray, centre: tuple[float, float], side: float, angle: float = 0.0):
     """The ``CROP`` x ``CROP`` square of side ``side`` around ``centre``, turned by ``angle``
-    degrees (pixels outside the frame repeat the border)."""
+    degrees (pixels outside the frame repeat the border).
+
+    A die much larger than the cut-out (a close-up, a 12 MP photo) is first shrunk by pixel
+    area to twice the cut-out's side: the turn interpolates between neighbours only, and would
+    otherwise read a few scattered pixels of it (pips turn into noise).
+    """
+    shrink = side / (2 * CROP)
+    if shrink > 1:
+        image, centre = _shrunk_around(image, centre, side, shrink)
+        side /= shrink
     m = cv2.getRotationMatrix2D(centre, angle, CROP / max(side, 1.0))
     m[:, 2] += CROP / 2.0 - np.array(centre)
     return cv2.warpAffine(
         image, m, (CROP, CROP), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
     )
+
+
+def _shrunk_around(
+    image: np.ndarray, centre: tuple[float, float], side: float, shrink: float
+) -> tuple[np.ndarray, tuple[float, float]]:
+    """The square around ``centre`` that holds a square of ``side`` turned any way, shrunk by
+    ``shrink`` (pixel area), and the centre in it."""
+    half = int(side * 0.75) + 2
+    x0, y0 = int(centre[0]) - half, int(centre[1]) - half
+    h, w = image.shape[:2]
+    cut = image[max(0, y0) : max(0, y0 + 2 * half), max(0, x0) : max(0, x0 + 2 * half)]
+    if cut.size == 0:
+        cut = np.zeros((2 * half, 2 * half, 3), image.dtype)
+    else:
+        top, left = max(0, -y0), max(0, -x0)
+        cut = cv2.copyMakeBorder(cut, top, 2 * half - cut.shape[0] - top, left,
+                                 2 * half - cut.shape[1] - left, cv2.BORDER_REPLICATE)
+    size = max(1, round(2 * half / shrink))
+    small = cv2.resize(cut, (size, size), interpolation=cv2.INTER_AREA)
+    k = size / (2 * half)
+    return small, ((centre[0] - x0) * k, (centre[1] - y0) * k)
 
 
 def decode(out: np.ndarray, scale: float, threshold: float) -> list[Found]:
@@ -129,8 +171,34 @@ class DiceNets:
         )
 
     def detect(self, image: np.ndarray) -> list[Found]:
-        """Every die found in a BGR frame."""
-        small, scale = detector_input(image)
+        """Every die found in a BGR frame, whatever the size of its dice.
+
+        The frame is first shrunk to ``DET_INPUT``; when the dice found there are far from the
+        size the detector reads best (``TARGET`` input pixels: 2x zoomed dice, a 12 MP photo of
+        small dice, a tray far from the camera), the frame is looked at again at the scale
+        that brings their median size to ``TARGET`` (the input no larger than ``MAX_INPUT``
+        pixels). A large frame with no die at all is looked at once more at twice the scale.
+        """
+        h, w = image.shape[:2]
+        scale = DET_INPUT / max(h, w)
+        found = self._detect(image, scale)
+        if found:
+            size = float(np.median([f.side for f in found])) * scale
+            if SMALL_DIE <= size <= LARGE_DIE:
+                return found
+            better = scale * TARGET / size
+        elif max(h, w) >= 2 * DET_INPUT:
+            better = 2 * scale
+        else:
+            return found
+        better = min(better, float(np.sqrt(MAX_INPUT / (h * w))))
+        if abs(better / scale - 1) < 0.2:
+            return found
+        return self._detect(image, better) or found
+
+    def _detect(self, image: np.ndarray, scale: float) -> list[Found]:
+        """The dice the detector finds in ``image`` shrunk by ``scale``, clipped to the frame."""
+        small, scale = detector_input(image, scale)
         self.detector.setInput(to_blob(small[None]))
         found = decode(self.detector.forward(), scale, self.detect_threshold)
         h, w = image.shape[:2]
@@ -197,12 +265,6 @@ def shipped() -> DiceNets:
     return DiceNets.from_dict(read_model_file("dice.json"))
 
 
-def trained_folds() -> list[int]:
-    """The folds whose held-out model is shipped (``vision/models/fold<k>.json``)."""
-    names = {entry.name for entry in resources.files("vision.models").iterdir()}
-    return sorted(int(n[4:-5]) for n in names if n.startswith("fold") and n.endswith(".json"))
-
-
 @cache
 def face_embedder() -> cv2.dnn.Net:
     """The face embedder of learned profiles, shipped in ``vision/models/faces.json``."""
@@ -220,9 +282,3 @@ def embed(image: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> np.ndarr
     net.setInput(to_blob([crop(image, f.centre, f.side * CROP_SCALE) for f in found]))
     out = net.forward().reshape(len(boxes), EMBED)
     return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6)
-
-
-@cache
-def held_out(fold: int) -> DiceNets:
-    """The model trained without the real photos of ``fold`` (to measure on those photos)."""
-    return DiceNets.from_dict(read_model_file(f"fold{fold}.json"))

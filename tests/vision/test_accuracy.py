@@ -12,9 +12,9 @@ import pytest
 from dice_fixtures import byler
 
 from vision import load_profile, read
+from vision.datasets import held_out, trained_folds
 from vision.evaluate import Score
 from vision.models import fold_of
-from vision.net import held_out, trained_folds
 from vision.synth import SYNTH_PROFILES, render_set
 
 REAL_FLOORS = {"precision": 0.995, "recall": 0.99, "face": 0.97}

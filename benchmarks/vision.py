@@ -6,16 +6,21 @@
 Real pip photos come from the four folders of ../shared/data/dice (``vision.datasets``; roboflow
 is CC BY 4.0, credited below). A photo is read by a model that never saw it: for a set the
 shipped model was trained on (``sets`` in vision/models/dice.json, byler only when absent), the
-held-out model of the photo's fold (``benchmarks/models/fold<k>.json``, folds by source photo,
-augmented copies grouped); other sets are unseen by every model. Each photo counts once
-(augmented copies left out). Byler counts the labels checked by eye (``LABEL_FIXES``); aws dice
-labelled "unclear" count neither way.
+fold the model file names as ``held_out`` (read by the shipped model), and any other fold only
+with a held-out model of the same recipe (``benchmarks/models/fold<k>.json`` trained on the same
+sets); folds by source photo, augmented copies grouped. Sets the model never saw are read whole.
+Each photo counts once (augmented copies left out). Byler counts the labels checked by eye
+(``LABEL_FIXES``); aws dice labelled "unclear" count neither way.
 
 Transforms (each applied to every photo of every set, labels moved with it): ``rotate`` (30°,
 canvas enlarged), ``half`` (½×), ``double`` (2×, the centre cut back to the photo's size: dice
 twice as large), ``canvas`` (the photo in the middle of a canvas 4× its side, filled with its
 border colour: dice a quarter of their size), ``jpeg40``, ``dark`` (−40 % light), ``noise``
 (σ 10), ``blur`` (Gaussian σ 1.5).
+
+Teach-from-photos rows (``--teach 5 10``): pips treated as unknown symbols, a learned profile with
+open faces taught N real dice per face from the photos outside fold 0, reading fold 0 (the way
+an owner teaches a symbol die from a handful of photos).
 
 Printed per row: detection precision and recall, face accuracy over all labelled dice (a missed
 die counts as wrong), wrong faces reported as certain, the share of found dice marked uncertain
@@ -45,16 +50,20 @@ from vision import load_profile, read  # noqa: E402
 from vision.datasets import (  # noqa: E402
     CREDITS,
     SETS,
-    held_out,
     photo_fold,
     set_frames,
-    trained_folds,
+    trained_sets,
+    unseen_by,
 )
+from vision.detect import die_pixels  # noqa: E402
 from vision.evaluate import Score, Truth  # noqa: E402
-from vision.net import read_model_file, shipped  # noqa: E402
+from vision.features import describe  # noqa: E402
+from vision.net import shipped  # noqa: E402
+from vision.profile import LEARNED, Profile  # noqa: E402
 from vision.synth import SYNTH_PROFILES, render_set  # noqa: E402
 
 Frame = tuple[str, np.ndarray, tuple[Truth, ...]]
+HELD_OUT = 0  # the fold the teach-from-photos rows read (taught from the other folds)
 Transform = Callable[[np.ndarray, tuple[Truth, ...]], tuple[np.ndarray, tuple[Truth, ...]]]
 
 
@@ -137,22 +146,40 @@ TRANSFORMS: dict[str, Transform] = {
 }
 
 
-def trained_sets() -> set[str]:
-    """The real sets the shipped model was trained on."""
-    return set(read_model_file("dice.json").get("sets", ["byler"]))
+def taught_from_photos(per_face: int, frames: list[Frame], seed: int = 5) -> Score:
+    """Pips as symbols the reader has never been told about: a learned profile with open
+    faces is taught ``per_face`` real dice of each face from the photos outside the held-out
+    fold (their labelled boxes, as the owner would show them), then reads the held-out fold."""
+    rng = np.random.default_rng(seed)
+    pool: dict[str, list[tuple[np.ndarray, Truth]]] = {}
+    for stem, image, truths in frames:
+        if photo_fold(stem) != HELD_OUT:
+            for t in truths:
+                pool.setdefault(t.face, []).append((image, t))
+    examples = {}
+    for face in sorted(f for f in pool if f in "123456"):
+        chosen = rng.choice(len(pool[face]), per_face, replace=False)
+        picked = [pool[face][int(i)] for i in chosen]
+        blobs = [(im, b) for im, t in picked if (b := die_pixels(im, t.box)) is not None]
+        examples[face] = [describe(im, [b])[0].tolist() for im, b in blobs
+                          if describe(im, [b])[0] is not None]
+    profile = Profile("pips-as-symbols", LEARNED, tuple(examples), threshold=0.5,
+                      open_faces=True, examples=examples)
+    score = Score()
+    for stem, image, truths in frames:
+        if photo_fold(stem) == HELD_OUT:
+            score.add(read(image, profile), truths)
+    return score
 
 
 def score_set(name: str, frames: list[Frame], transform: str) -> Score:
     """Read every photo of a set after ``transform`` with a model that never saw it."""
     profile, score = load_profile("d6"), Score()
-    held = name in trained_sets()
-    folds = set(trained_folds())
     for stem, image, truths in frames:
-        if held and photo_fold(stem) not in folds:
-            continue
-        nets = held_out(photo_fold(stem)) if held else None
-        seen, labels = TRANSFORMS[transform](image, truths)
-        score.add(read(seen, profile, nets=nets), labels)
+        usable, nets = unseen_by(name, stem)
+        if usable:
+            seen, labels = TRANSFORMS[transform](image, truths)
+            score.add(read(seen, profile, nets=nets), labels)
     return score
 
 
@@ -182,12 +209,14 @@ def _ms(values: list[float]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sets", nargs="+", choices=list(SETS), default=list(SETS))
-    parser.add_argument("--transforms", nargs="+", choices=list(TRANSFORMS),
+    parser.add_argument("--transforms", nargs="*", choices=list(TRANSFORMS),
                         default=list(TRANSFORMS))
     parser.add_argument("--limit", type=int, default=0, help="photos per set (0: all)")
     parser.add_argument("--renders", type=int, default=100, help="synthetic frames per profile")
     parser.add_argument("--no-synthetic", action="store_true")
     parser.add_argument("--no-speed", action="store_true")
+    parser.add_argument("--teach", nargs="*", type=int, default=[5, 10], metavar="N",
+                        help="teach-from-photos rows: N examples per face (none: skip)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     shipped()  # load before timing
@@ -201,6 +230,10 @@ def main(argv: list[str] | None = None) -> int:
             frames = frames[:: max(1, len(frames) // args.limit)][: args.limit]
         for transform in args.transforms:
             print(row(f"{name} | {transform}", score_set(name, frames, transform)), flush=True)
+    for per_face in args.teach:
+        for name in args.sets:
+            score = taught_from_photos(per_face, list(set_frames(name)))
+            print(row(f"{name} | pips taught as symbols, {per_face} per face", score), flush=True)
     if not args.no_synthetic:
         for seed, name in enumerate(SYNTH_PROFILES):
             score = Score()

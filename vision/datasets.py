@@ -20,7 +20,7 @@ import numpy as np
 from .evaluate import UNCLEAR, Truth, load_yolo_labels
 from .imageio import load_image
 from .models import fold_of
-from .net import DiceNets
+from .net import DiceNets, read_model_file
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DICE = Path("data") / "dice"
@@ -96,9 +96,46 @@ def trained_folds() -> list[int]:
 
 
 @cache
+def _fold_model(fold: int) -> dict:
+    return json.loads((FOLD_MODELS / f"fold{fold}.json").read_text())
+
+
+@cache
 def held_out(fold: int) -> DiceNets:
     """The model trained without the real photos of ``fold`` (to measure on those photos)."""
-    return DiceNets.from_dict(json.loads((FOLD_MODELS / f"fold{fold}.json").read_text()))
+    return DiceNets.from_dict(_fold_model(fold))
+
+
+def fold_sets(fold: int) -> set[str]:
+    """The real sets the held-out model of ``fold`` was trained on (byler when unsaid)."""
+    return set(_fold_model(fold).get("sets", ["byler"]))
+
+
+@cache
+def _recipe() -> tuple[frozenset[str], int | None]:
+    """The real sets the shipped model was trained on, and the fold of each it never saw."""
+    data = read_model_file("dice.json")
+    return frozenset(data.get("sets", ["byler"])), data.get("held_out")
+
+
+def trained_sets() -> set[str]:
+    """The real sets the shipped model was trained on (byler when its file does not say)."""
+    return set(_recipe()[0])
+
+
+def unseen_by(name: str, stem: str) -> tuple[bool, DiceNets | None]:
+    """Whether a photo can be measured, and with which model (``None``: the shipped one): a set
+    the shipped model never saw, or the fold of a trained set it was held out from, is read by
+    the shipped model; another fold by its own held-out model of the same recipe (same sets) in
+    benchmarks/models, if there is one."""
+    if name not in trained_sets():
+        return True, None
+    fold = photo_fold(stem)
+    if _recipe()[1] == fold:
+        return True, None
+    if fold in trained_folds() and fold_sets(fold) == trained_sets():
+        return True, held_out(fold)
+    return False, None
 
 
 class DatasetMissing(FileNotFoundError):

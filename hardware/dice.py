@@ -1,10 +1,14 @@
 """The camera adapter: settled rolls fill the dice template of the event the game expects.
 
-The watcher reads frames all the time (so it notices a camera that disappears) but only looks
-for dice while the game waits for them, with the die profile and count it names. The roll is
-read once, when the tray has been still (``vision.SettledRollDetector``); a roll the reader is
-unsure of, or with the wrong number of dice, is not guessed: it becomes a warning asking the host
-to give the dice on the phone. The ``roll`` button reads the current frame at once.
+The watcher reads frames all the time (so it notices a camera that disappears, and sees the tray
+change while the game waits for something else) but only reads dice while the game waits for
+them, with the die profile and count it names. One roll is one event: a single
+``vision.SettledRollDetector`` lives as long as the watcher, so a tray that has not changed since
+the last roll is never read again, however often the game asks (and the dice lying on the tray
+when the companion starts count as already read). A roll the reader is unsure of, or with the
+wrong number of dice, is not guessed: it becomes a warning asking the host to give the dice on the
+phone; so does a die bumped after the roll (most dice still where they were), which is not a new
+roll. The ``roll`` button reads the current frame at once.
 """
 
 from __future__ import annotations
@@ -29,13 +33,17 @@ log = logging.getLogger(__name__)
 Reader = Callable[[np.ndarray, str, int | None], vision.Roll]
 
 
-def dice_record(roll: vision.Roll, expectation: Expectation) -> dict[str, Any] | Message:
+def dice_record(roll: vision.Roll, expectation: Expectation,
+                bumped: bool = False) -> dict[str, Any] | Message:
     """The event the game expects for a roll (its dice template filled with the faces read),
-    or the warning that asks the host instead."""
+    or the warning that asks the host instead (also for a ``bumped`` roll: the dice of the last
+    roll knocked, not rolled again)."""
     template = expectation.template("dice")
     if template is None:
         return Message("camera.not_now", {})
     faces, count = roll.faces, template.blank.count
+    if bumped:
+        return Message("camera.bumped", {"faces": faces})
     if count is not None and len(faces) != count:
         return Message("camera.count", {"seen": len(faces), "count": count})
     if not roll.certain:
@@ -57,6 +65,7 @@ class DiceWatcher(Worker):
         self.reader: Reader = reader or (lambda frame, profile, count: vision.read(
             frame, profile, data_dir=data_dir, expected=count))
         self._now = threading.Event()
+        self._wanted: tuple[str, int | None] = ("d6", None)  # profile and count last asked for
 
     def start(self, emit: Emit) -> None:
         """Start watching."""
@@ -67,18 +76,24 @@ class DiceWatcher(Worker):
         self._now.set()
 
     def _look(self, frame: np.ndarray, stamp: float, detector: vision.SettledRollDetector,
-              wanted: tuple[str, int | None], expectation: Expectation,
-              ) -> dict[str, Any] | Message | None:
-        if self._now.is_set():
+              expectation: Expectation) -> dict[str, Any] | Message | None:
+        """What this frame gives: a record when a new roll settled (or the button was pressed),
+        else ``None``; the detector sees every frame, asked or not."""
+        template = expectation.template("dice")
+        asked = template is not None and template.blank.profile is not None
+        if asked:
+            self._wanted = (template.blank.profile, template.blank.count)
+        if asked and self._now.is_set():
             self._now.clear()
-            return dice_record(self.reader(frame, *wanted), expectation)
-        settled = detector.feed(frame, stamp)
-        return None if settled is None else dice_record(settled.roll, expectation)
+            return dice_record(detector.take(frame), expectation)
+        settled = detector.feed(frame, stamp, asked=asked)
+        return None if settled is None else dice_record(settled.roll, expectation,
+                                                         settled.bumped)
 
     def _run(self, emit: Emit) -> None:
         opened = False
-        detector: vision.SettledRollDetector | None = None
-        wanted: tuple[str, int | None] | None = None
+        detector = vision.SettledRollDetector(
+            lambda f: self.reader(f, *self._wanted), self.still_seconds, start_counted=True)
         while not self._stop.is_set():
             try:
                 if not opened:
@@ -97,17 +112,8 @@ class DiceWatcher(Worker):
                 self._stop.wait(self.retry)
                 continue
             self.status.resolved(self.camera.name)  # a frame: the camera works (again)
-            expectation = self.expects()
-            template = expectation.template("dice")
-            if template is None or template.blank.profile is None:
-                detector = None
-                continue
-            if detector is None or wanted != (template.blank.profile, template.blank.count):
-                wanted = (template.blank.profile, template.blank.count)
-                detector = vision.SettledRollDetector(
-                    lambda f, w=wanted: self.reader(f, *w), self.still_seconds)
             try:
-                record = self._look(frame, stamp, detector, wanted, expectation)
+                record = self._look(frame, stamp, detector, self.expects())
             except Exception as exc:  # noqa: BLE001 - a reader bug must not stop the camera
                 self.status.problem("dice-reader", Message(
                     "problem.reader_failed", {"detail": f"{type(exc).__name__}: {exc}"}))

@@ -1,4 +1,4 @@
-"""The ``dice`` command group: ``read``, ``teach`` and ``watch``.
+"""The ``dice`` command group: ``read``, ``teach``, ``faces`` and ``watch``.
 
 ``companion/cli.py`` calls :func:`add_dice_parser` on its subparsers; each subcommand stores its
 handler in ``func`` (``func(args) -> exit code``). Bad input (not an image, empty or truncated
@@ -17,7 +17,13 @@ from pathlib import Path
 
 from .frames import iter_frames
 from .imageio import ImageError, load_image
-from .profile import ProfileError, list_profiles, load_profile
+from .profile import (
+    ProfileError,
+    forget_taught,
+    list_profiles,
+    load_profile,
+    taught_faces,
+)
 from .reader import read
 from .roll import Roll
 from .say import LANGUAGES, VisionError, say
@@ -62,8 +68,17 @@ def add_dice_parser(subparsers: argparse._SubParsersAction,
     p = sub.add_parser("teach", help="learn one face of a coloured or symbol die from photos")
     p.add_argument("images", nargs="+", metavar="IMAGE")
     p.add_argument("--face", required=True, help="face id every die in the photos shows")
+    p.add_argument("--count", type=int, required=True,
+                   help="how many dice each photo shows (anything else found is not learned)")
     common(p)
     p.set_defaults(func=cmd_teach)
+
+    p = sub.add_parser("faces", help="list or forget the faces taught for a profile")
+    p.add_argument("action", choices=("list", "remove", "reset"),
+                   help="list the taught faces, remove one (--face), or reset them all")
+    p.add_argument("--face", help="the face to remove")
+    common(p)
+    p.set_defaults(func=cmd_faces)
 
     p = sub.add_parser("watch", help="print each settled roll seen by a camera or in a video")
     source = p.add_mutually_exclusive_group()
@@ -104,38 +119,80 @@ def format_roll(roll: Roll, lang: str = "en") -> str:
 
 
 def cmd_read(args: argparse.Namespace) -> int:
-    """``dice read``: every image is read; exits 2 if any image could not be loaded."""
+    """``dice read``: every image is read, whatever happened to the others; each image that
+    could not be read is named on stderr with its problem (and, with ``--json``, as an object
+    with an ``error``), and the exit code is 2 at the end if any image failed."""
     try:
         profile = load_profile(args.profile, _data_dir(args))
     except ProfileError as exc:
         return _fail(args, exc)
     status = 0
     for name in args.images:
-        try:
-            image = load_image(name)
-        except ImageError as exc:
-            status = _fail(args, exc)
-            continue
         start = time.perf_counter()
-        roll = read(image, profile, expected=args.expected)
+        try:
+            roll = read(load_image(name), profile, expected=args.expected)
+        except VisionError as exc:
+            status = _fail_image(args, name, exc)
+            continue
+        except Exception as exc:  # noqa: BLE001 - one bad image must not stop the batch
+            status = _fail_image(args, name, ImageError(
+                "image.read_failed", path=name, detail=f"{type(exc).__name__}: {exc}"))
+            continue
         ms = (time.perf_counter() - start) * 1000
         if args.json:
-            print(json.dumps({"image": name, "ms": round(ms, 1), **roll.to_dict()}))
+            print(json.dumps({"image": name, "ms": round(ms, 1), **roll.to_dict()}), flush=True)
         else:
             print(say("cli.read", _lang(args), image=name, count=len(roll.dice), ms=f"{ms:.0f}"))
-            print(format_roll(roll, _lang(args)))
+            print(format_roll(roll, _lang(args)), flush=True)
     return status
 
 
+def _fail_image(args: argparse.Namespace, name: str, error: VisionError) -> int:
+    """Report one image of a batch that could not be read; the batch goes on."""
+    if args.json:
+        print(json.dumps({"image": name, "error": error.text(_lang(args))}), flush=True)
+    return _fail(args, error)
+
+
 def cmd_teach(args: argparse.Namespace) -> int:
-    """``dice teach``: learn a face from photos and store it in the data directory."""
+    """``dice teach``: learn a face from photos and store it in the data directory; each photo
+    where the dice found differ from ``--count`` is named, with what was learned from it."""
+    lang = _lang(args)
     try:
         images = [load_image(name) for name in args.images]
-        count = teach(args.profile, args.face, images, _data_dir(args))
+        taught = teach(args.profile, args.face, images, _data_dir(args), count=args.count)
     except (ImageError, ProfileError) as exc:
         return _fail(args, exc)
-    print(say("cli.learned", _lang(args), count=count, face=repr(args.face),
+    for name, found, kept in zip(args.images, taught.found, taught.kept, strict=True):
+        if found != args.count:
+            key = "cli.photo_fewer" if found < args.count else "cli.photo_more"
+            print(say(key, lang, image=name, found=found, count=args.count, kept=kept))
+    print(say("cli.learned", lang, count=taught.learned, face=repr(args.face),
               profile=args.profile))
+    return 0
+
+
+def cmd_faces(args: argparse.Namespace) -> int:
+    """``dice faces list|remove|reset``: what the owner taught, and forgetting it."""
+    lang, data_dir = _lang(args), _data_dir(args)
+    try:
+        if args.action == "list":
+            taught = taught_faces(args.profile, data_dir)
+            print(say("cli.faces_none", lang, profile=args.profile) if not taught else
+                  "\n".join([args.profile] + [say("cli.faces_line", lang, face=face, count=n)
+                                              for face, n in taught.items()]))
+        elif args.action == "remove":
+            if not args.face:
+                raise ProfileError("profile.not_taught", name=repr(args.profile), face="?",
+                                   faces=", ".join(taught_faces(args.profile, data_dir)) or "-")
+            count = forget_taught(args.profile, data_dir, args.face)
+            print(say("cli.faces_removed", lang, profile=args.profile, face=repr(args.face),
+                      count=count))
+        else:
+            count = forget_taught(args.profile, data_dir)
+            print(say("cli.faces_reset", lang, profile=args.profile, count=count))
+    except ProfileError as exc:
+        return _fail(args, exc)
     return 0
 
 

@@ -1,31 +1,77 @@
-"""Where the labelled photographs live and how to walk them (used by tests and the benchmark)."""
+"""Where the labelled photographs live and how to walk them (used by tests, benchmark, training).
+
+Four real sets of pip dice, each in its own folder of ``../shared/data/dice/`` (or
+``$COMPANION_SHARED/data/dice/``), read in place and never copied: see that folder's README for
+where the photos come from and their licences. ``roboflow`` is CC BY 4.0: :data:`CREDITS` is
+printed wherever data or a model trained on it is shipped or reported.
+"""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 
-from .evaluate import Truth, load_yolo_labels
+from .evaluate import UNCLEAR, Truth, load_yolo_labels
 from .imageio import load_image
+from .models import fold_of
+from .net import DiceNets, read_model_file
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-RELATIVE = Path("data") / "dice" / "byler-d6-train"
+DICE = Path("data") / "dice"
 
 
-def _byler_folder() -> Path:
-    """``$COMPANION_SHARED/data/dice/byler-d6-train`` if set, else ``../shared`` next to the
-    repository, else the workplace's ``/work/shared`` (so a checkout elsewhere finds it)."""
-    candidates = [Path(os.environ["COMPANION_SHARED"]) / RELATIVE] if os.environ.get(
-        "COMPANION_SHARED") else []
-    candidates += [REPO_ROOT.parent / "shared" / RELATIVE, Path("/work/shared") / RELATIVE]
-    return next((c for c in candidates if (c / "images").is_dir()), candidates[0])
+@dataclass(frozen=True)
+class PhotoSet:
+    """One labelled folder: its short name, folder, and how its labels name faces."""
+
+    name: str
+    folder: str
+    classes: int = 6  # label classes that are faces 1..classes; the next one is "unclear"
+    top_face_boxes: bool = False  # boxes drawn around the top face only, not the whole die
 
 
-BYLER = _byler_folder()
+SETS = {
+    s.name: s
+    for s in (
+        PhotoSet("byler", "byler-d6-train"),
+        PhotoSet("aws", "aws-reinvent2019-d6"),
+        PhotoSet("roboflow", "roboflow-dice-d6"),
+        PhotoSet("webcam", "matteop65-webcam-d6", top_face_boxes=True),
+    )
+}
+CREDITS = (
+    'roboflow set: "Dice" dataset, Roboflow export "Dice - v3 better_augmentation", from '
+    "github.com/Epanemu/GameDiceRecognition and Roboflow's public \"6 Sided Dice\" dataset "
+    "(public.roboflow.com/object-detection/dice), CC BY 4.0"
+)
+
+
+def shared_dice() -> Path:
+    """``$COMPANION_SHARED/data/dice`` if set, else ``../shared/data/dice`` next to the
+    repository (never a fixed absolute path: a checkout elsewhere sets the variable)."""
+    shared = os.environ.get("COMPANION_SHARED")
+    return (Path(shared) if shared else REPO_ROOT.parent / "shared") / DICE
+
+
+def group_of(stem: str) -> str:
+    """The source photo of a file: augmented copies (``name.rf.<hash>``) share one group, so a
+    photo and its copies always fall in the same fold."""
+    return stem.split(".rf.")[0]
+
+
+def photo_fold(stem: str) -> int:
+    """The fold of a photo, by its group (see :func:`vision.models.fold_of`)."""
+    return fold_of(group_of(stem))
+
+
+BYLER = shared_dice() / SETS["byler"].folder
+
 
 # Labels of byler-d6-train checked by eye and found wrong: (image stem, label line) -> the face
 # on top. Each was read with certainty by a model that never saw the photo; the zoomed photo
@@ -37,6 +83,59 @@ LABEL_FIXES = {
     ("IMG_20191209_095954", 2): "3",
     ("IMG_20191209_100722", 4): "5",
 }
+
+
+# The models trained without one fold of the real photos, used only to measure on the photos they
+# never saw: they live beside the benchmark, not in the package (they are not read at run time).
+FOLD_MODELS = REPO_ROOT / "benchmarks" / "models"
+
+
+def trained_folds() -> list[int]:
+    """The folds whose held-out model is in ``benchmarks/models/fold<k>.json``."""
+    return sorted(int(p.stem[4:]) for p in FOLD_MODELS.glob("fold*.json"))
+
+
+@cache
+def _fold_model(fold: int) -> dict:
+    return json.loads((FOLD_MODELS / f"fold{fold}.json").read_text())
+
+
+@cache
+def held_out(fold: int) -> DiceNets:
+    """The model trained without the real photos of ``fold`` (to measure on those photos)."""
+    return DiceNets.from_dict(_fold_model(fold))
+
+
+def fold_sets(fold: int) -> set[str]:
+    """The real sets the held-out model of ``fold`` was trained on (byler when unsaid)."""
+    return set(_fold_model(fold).get("sets", ["byler"]))
+
+
+@cache
+def _recipe() -> tuple[frozenset[str], int | None]:
+    """The real sets the shipped model was trained on, and the fold of each it never saw."""
+    data = read_model_file("dice.json")
+    return frozenset(data.get("sets", ["byler"])), data.get("held_out")
+
+
+def trained_sets() -> set[str]:
+    """The real sets the shipped model was trained on (byler when its file does not say)."""
+    return set(_recipe()[0])
+
+
+def unseen_by(name: str, stem: str) -> tuple[bool, DiceNets | None]:
+    """Whether a photo can be measured, and with which model (``None``: the shipped one): a set
+    the shipped model never saw, or the fold of a trained set it was held out from, is read by
+    the shipped model; another fold by its own held-out model of the same recipe (same sets) in
+    benchmarks/models, if there is one."""
+    if name not in trained_sets():
+        return True, None
+    fold = photo_fold(stem)
+    if _recipe()[1] == fold:
+        return True, None
+    if fold in trained_folds() and fold_sets(fold) == trained_sets():
+        return True, held_out(fold)
+    return False, None
 
 
 class DatasetMissing(FileNotFoundError):
@@ -51,13 +150,7 @@ def byler_frames(
 
     Raises :class:`DatasetMissing` with the expected path when the folder is absent.
     """
-    images = sorted((root / "images").glob("*.jpg"))
-    if not images:
-        raise DatasetMissing(
-            f"labelled pip photos not found in {root} (expected images/*.jpg and labels/*.txt "
-            "from ../shared/data/dice/byler-d6-train next to the repository)"
-        )
-    for path in images:
+    for path in _images(root):
         image = load_image(path)
         h, w = image.shape[:2]
         truths = load_yolo_labels(root / "labels" / f"{path.stem}.txt", w, h)
@@ -67,3 +160,44 @@ def byler_frames(
                 for i, t in enumerate(truths)
             )
         yield path.stem, image, truths
+
+
+def set_frames(
+    name: str, copies: bool = False
+) -> Iterator[tuple[str, np.ndarray, tuple[Truth, ...]]]:
+    """Yield ``(stem, image, labelled dice)`` for every photo of set ``name`` (``SETS``).
+
+    Faces are ``"1"``..``"6"``; a die its labeller marked unclear has face :data:`UNCLEAR`.
+    Augmented copies of one photo (roboflow's ``.rf.`` files) are left out unless ``copies``:
+    the figures count each photo once.
+    """
+    if name == "byler":
+        yield from byler_frames()
+        return
+    info = SETS[name]
+    root = shared_dice() / info.folder
+    seen: set[str] = set()
+    for path in _images(root):
+        if not copies and group_of(path.stem) in seen:
+            continue
+        seen.add(group_of(path.stem))
+        image = load_image(path)
+        h, w = image.shape[:2]
+        label = root / "labels" / path.relative_to(root / "images").with_suffix(".txt")
+        truths = tuple(
+            t if int(t.face) <= info.classes else replace(t, face=UNCLEAR)
+            for t in load_yolo_labels(label, w, h)
+        )
+        yield path.stem, image, truths
+
+
+def _images(root: Path) -> list[Path]:
+    """The photos of a set folder (sub-folders included), sorted; fails when there are none."""
+    images = sorted(p for p in (root / "images").rglob("*") if p.suffix.lower() in (
+        ".jpg", ".jpeg", ".png"))
+    if not images:
+        raise DatasetMissing(
+            f"labelled dice photos not found in {root} (expected images/ and labels/ from "
+            "../shared/data/dice next to the repository, or set COMPANION_SHARED)"
+        )
+    return images

@@ -14,6 +14,7 @@ from importlib import resources
 
 import numpy as np
 
+from .profile import forget_loaded
 from .synth import render
 from .teach import face_vectors
 
@@ -39,6 +40,7 @@ def rebuild(seed: int = 7) -> list[str]:
         with resources.as_file(entry) as path:
             path.write_text(json.dumps(data, indent=1) + "\n")
         updated.append(data["name"])
+    forget_loaded()
     return updated
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .net import DiceNets
+from .net import DiceNets, clip_box
 
 TRAY_DISTANCE = 18.0  # Lab distance from the tray colour above which a pixel belongs to a die
 
@@ -43,12 +43,13 @@ def die_pixels(image: np.ndarray, box: tuple[int, int, int, int]) -> Blob | None
     """The die inside ``box``: pixels unlike the tray ring around it, connected to the centre.
 
     Falls back to the ellipse inscribed in the box when the die is coloured like the tray.
-    ``None`` for a box too small to hold a die.
+    The box is first cut to the frame; ``None`` when too little of it is left to hold a die.
     """
-    x0, y0, x1, y1 = box
-    if x1 - x0 < 4 or y1 - y0 < 4:
-        return None
     h, w = image.shape[:2]
+    inside = clip_box(box, w, h)
+    if inside is None:
+        return None
+    x0, y0, x1, y1 = box = inside
     pad = max(2, (x1 - x0) // 8)
     px0, py0, px1, py1 = max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
     lab = cv2.cvtColor(image[py0:py1, px0:px1], cv2.COLOR_BGR2LAB).astype(np.float32)

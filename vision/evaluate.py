@@ -80,6 +80,7 @@ def match(found: Sequence[Box], truths: Sequence[Box]) -> list[tuple[int, int]]:
 
 
 MISSED = "missed"
+UNCLEAR = "unclear"  # a die its labeller could not read: neither counted right nor wrong
 
 
 @dataclass
@@ -97,7 +98,16 @@ class Score:
     confusion: Counter = field(default_factory=Counter)
 
     def add(self, roll: Roll, truths: Sequence[Truth]) -> list[tuple[str, str]]:
-        """Score one frame; returns its ``(truth face, read face or "missed")`` pairs."""
+        """Score one frame; returns its ``(truth face, read face or "missed")`` pairs.
+
+        Dice labelled :data:`UNCLEAR` are left out, and so are the dice read where they lie.
+        """
+        if any(t.face == UNCLEAR for t in truths):
+            unclear = [t.box for t in truths if t.face == UNCLEAR]
+            there = {i for i, _ in match([d.box for d in roll.dice], unclear)}
+            roll = Roll(roll.profile, tuple(d for i, d in enumerate(roll.dice) if i not in there),
+                        roll.notes)
+            truths = [t for t in truths if t.face != UNCLEAR]
         pairs = match([d.box for d in roll.dice], [t.box for t in truths])
         by_truth = {j: roll.dice[i] for i, j in pairs}
         outcomes = []

@@ -47,12 +47,16 @@ def _truncated(data: bytes) -> bool:
 def as_bgr(image: np.ndarray) -> np.ndarray:
     """Return ``image`` as a 3-channel ``uint8`` BGR array (grey and BGRA are converted).
 
-    Raises :class:`ImageError` for arrays that cannot be a picture.
+    Raises :class:`ImageError` for arrays that cannot be a picture. Views with odd strides (a
+    mirrored or cropped frame) are copied once so that every OpenCV call accepts them.
     """
     if not isinstance(image, np.ndarray) or image.size == 0:
         raise ImageError("image.empty")
     if image.dtype != np.uint8:
         raise ImageError("image.dtype", dtype=image.dtype)
+    image = np.ascontiguousarray(image)
+    if image.ndim == 3 and image.shape[2] == 1:
+        image = image[:, :, 0]
     if image.ndim == 2:
         return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     if image.ndim == 3 and image.shape[2] == 3:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 
@@ -50,7 +50,9 @@ class Profile:
         return FaceClassifier(self.examples)
 
 
+@cache
 def _shipped() -> dict[str, dict]:
+    """The shipped profile files, parsed once per process (``vision.defaults`` clears this)."""
     found = {}
     for entry in resources.files("vision.profiles").iterdir():
         if entry.name.endswith(".json"):
@@ -69,12 +71,52 @@ def taught_path(name: str, data_dir: Path) -> Path:
     return Path(data_dir) / "vision" / (name.replace("/", "__") + ".json")
 
 
+# Loaded profiles by (name, taught file): the file's identity when loaded, and the profile.
+_LOADED: dict[tuple[str, Path | None], tuple[tuple[int, int, int] | None, Profile]] = {}
+
+
 def load_profile(name: str, data_dir: Path | None = None) -> Profile:
-    """Load profile ``name`` with the faces taught in ``data_dir`` (if given) merged in."""
+    """Profile ``name`` with the faces taught in ``data_dir`` (if given) merged in.
+
+    Parsed once and kept (with its classifier, whose metric costs more than reading a frame)
+    until the taught file changes: reading a frame never re-parses JSON.
+    """
+    path = taught_path(name, data_dir) if data_dir is not None else None
+    stamp = _stamp(path)
+    kept = _LOADED.get((name, path))
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    profile = _load(name, data_dir)
+    _LOADED[(name, path)] = (stamp, profile)
+    return profile
+
+
+def forget_loaded() -> None:
+    """Drop every parsed profile: the next load reads the files again (after
+    ``vision.defaults`` rewrote the shipped ones)."""
+    _shipped.cache_clear()
+    _LOADED.clear()
+
+
+def _stamp(path: Path | None) -> tuple[int, int, int] | None:
+    """What tells a rewritten taught file from the one loaded before (``None``: no file)."""
+    try:
+        st = path.stat() if path is not None else None
+    except OSError:
+        return None
+    return None if st is None else (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def _known(name: str) -> dict:
+    """The shipped data of profile ``name``; :class:`ProfileError` naming the known ones."""
     shipped = _shipped()
     if name not in shipped:
         raise ProfileError("profile.unknown", name=repr(name), known=", ".join(sorted(shipped)))
-    data = shipped[name]
+    return shipped[name]
+
+
+def _load(name: str, data_dir: Path | None) -> Profile:
+    data = _known(name)
     examples = {face: list(v) for face, v in data.get("examples", {}).items()}
     faces = list(data["faces"])
     taught = _taught(name, data_dir) if data_dir is not None else {}
@@ -118,9 +160,42 @@ def save_taught(profile: Profile, face: str, vectors: list[list[float]], data_di
                            faces=", ".join(profile.faces))
     taught = _taught(profile.name, data_dir)
     taught.setdefault(face, []).extend([round(float(v), 4) for v in vec] for vec in vectors)
-    path = taught_path(profile.name, data_dir)
+    return _write_taught(profile.name, taught, data_dir)
+
+
+def taught_faces(name: str, data_dir: Path) -> dict[str, int]:
+    """How many examples the owner taught for each face of profile ``name`` (none: empty)."""
+    _known(name)  # an unknown profile is an error, not an empty list
+    return {face: len(vectors) for face, vectors in _taught(name, data_dir).items()}
+
+
+def forget_taught(name: str, data_dir: Path, face: str | None = None) -> int:
+    """Forget what the owner taught for ``face`` of profile ``name`` (every face when ``None``:
+    the profile is back to its shipped defaults); returns how many examples were dropped.
+
+    Raises :class:`ProfileError` for a face that was never taught.
+    """
+    _known(name)
+    taught = _taught(name, data_dir)
+    if face is not None and face not in taught:
+        raise ProfileError("profile.not_taught", name=repr(name), face=repr(face),
+                           faces=", ".join(taught) or "-")
+    if face is None:
+        dropped, taught = [v for vs in taught.values() for v in vs], {}
+    else:
+        dropped = taught.pop(face)
+    if taught:
+        _write_taught(name, taught, data_dir)
+    else:
+        taught_path(name, data_dir).unlink(missing_ok=True)
+    return len(dropped)
+
+
+def _write_taught(name: str, taught: dict[str, list[list[float]]], data_dir: Path) -> Path:
+    """Replace the taught file of ``name`` in one step (a crash leaves the old or the new)."""
+    path = taught_path(name, data_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"profile": profile.name, "examples": taught}, indent=1))
+    tmp.write_text(json.dumps({"profile": name, "examples": taught}, indent=1))
     tmp.replace(path)
     return path

@@ -2,17 +2,21 @@
 
 Each frame is a plain tray of a random colour with a light gradient, noise and blur; dice are
 rotated rounded squares with a visible side band and a soft shadow, sometimes translucent, placed
-so that they may touch each other or the frame edge. The face artwork is drawn per profile:
-solid colours (Last Bastion combat), coloured runes on stone (Runemasters), black symbols on ivory
-(Attack on Titan), white glyphs on dark purple (Corruption) and pips (d6). The artwork is ours, not
-the real dice's: it tests the reader and makes the shipped defaults, which the owner's own photos
-(``teach``) then replace.
+so that they may touch each other or the frame edge. The faces follow what is known of each
+game's real dice (../shared/research/components.md and data/): Last Bastion's combat dice are
+white dice with one coloured face per colour and a white joker; its Corruption die is black with
+white glyphs; Attack on Titan's hero dice have red, yellow, green or blue bodies (one colour per
+die) with white icons (Titan head, crossed blades, shield, moving figure, cannon, grappling
+hook); the rune die shows six coloured runes (its body colour is not known: grey stone here);
+d6 has pips. The artwork is drawn by us from those descriptions, not copied from the dice: it
+tests the reader and makes the shipped defaults, which the owner's own photos (``teach``) then
+replace.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -40,7 +44,9 @@ LAYOUTS = {
     5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
     6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
 }
-IVORY, STONE, PURPLE, INK = (205, 225, 235), (110, 110, 105), (80, 30, 60), (25, 25, 25)
+IVORY, STONE, INK = (205, 225, 235), (110, 110, 105), (25, 25, 25)
+WHITE_BODY, BLACK_BODY = (228, 232, 234), (38, 36, 36)
+HERO_BODIES = tuple(COLOURS[c] for c in ("red", "yellow", "green", "blue"))
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,7 @@ class DieLook:
     side: Colour
     marks: Callable[[np.ndarray, int, Colour], None]
     ink: Colour
+    bodies: tuple[Colour, ...] = ()  # when given, each die's body (top and sides) is one of these
 
 
 def _no_marks(canvas: np.ndarray, s: int, ink: Colour) -> None:
@@ -68,6 +75,54 @@ def _pips(n: int) -> Callable[[np.ndarray, int, Colour], None]:
                 -1,
                 cv2.LINE_AA,
             )
+
+    return draw
+
+
+def _inset(canvas: np.ndarray, s: int, ink: Colour) -> None:
+    """A face printed in one colour: a rounded square inset from the white die's edges."""
+    a, b, r = int(s * 0.16), int(s * 0.84), max(2, s // 10)
+    cv2.rectangle(canvas, (a + r, a), (b - r, b), ink, -1, cv2.LINE_AA)
+    cv2.rectangle(canvas, (a, a + r), (b, b - r), ink, -1, cv2.LINE_AA)
+    for x, y in ((a + r, a + r), (b - r, a + r), (a + r, b - r), (b - r, b - r)):
+        cv2.circle(canvas, (x, y), r, ink, -1, cv2.LINE_AA)
+
+
+def _icon(kind: str) -> Callable[[np.ndarray, int, Colour], None]:
+    """Attack on Titan's hero die icons, drawn simply."""
+    def draw(canvas: np.ndarray, s: int, ink: Colour) -> None:
+        t = max(2, s // 12)
+
+        def p(x: float, y: float) -> tuple[int, int]:
+            return int(s * x), int(s * y)
+
+        if kind == "titan":  # a head: a round face with two dark eyes and a jaw
+            cv2.circle(canvas, p(0.5, 0.45), int(s * 0.25), ink, -1, cv2.LINE_AA)
+            cv2.rectangle(canvas, p(0.36, 0.6), p(0.64, 0.76), ink, -1, cv2.LINE_AA)
+            for x in (0.41, 0.59):
+                cv2.circle(canvas, p(x, 0.43), max(1, s // 16), canvas[1, 1].tolist(), -1)
+        elif kind == "combat":  # crossed blades with guards
+            for a, b in (((0.24, 0.24), (0.76, 0.76)), ((0.24, 0.76), (0.76, 0.24))):
+                cv2.line(canvas, p(*a), p(*b), ink, t, cv2.LINE_AA)
+            cv2.line(canvas, p(0.62, 0.78), p(0.78, 0.62), ink, t, cv2.LINE_AA)
+            cv2.line(canvas, p(0.22, 0.62), p(0.38, 0.78), ink, t, cv2.LINE_AA)
+        elif kind == "tactic":  # a shield
+            pts = np.array([(0.25, 0.22), (0.75, 0.22), (0.75, 0.5), (0.5, 0.8), (0.25, 0.5)])
+            cv2.fillPoly(canvas, [(pts * s).astype(np.int32)], ink, cv2.LINE_AA)
+        elif kind == "move":  # a running figure: head, body, legs apart
+            cv2.circle(canvas, p(0.55, 0.24), max(2, s // 11), ink, -1, cv2.LINE_AA)
+            for a, b in (((0.52, 0.34), (0.45, 0.56)), ((0.45, 0.56), (0.3, 0.78)),
+                         ((0.45, 0.56), (0.66, 0.76)), ((0.3, 0.42), (0.7, 0.4))):
+                cv2.line(canvas, p(*a), p(*b), ink, t, cv2.LINE_AA)
+        elif kind == "cannon":  # a barrel on a wheel
+            cv2.line(canvas, p(0.22, 0.62), p(0.74, 0.36), ink, 2 * t, cv2.LINE_AA)
+            cv2.circle(canvas, p(0.42, 0.66), int(s * 0.13), ink, t, cv2.LINE_AA)
+        elif kind == "dodge":  # a grappling hook: a shank and a hook
+            cv2.line(canvas, p(0.5, 0.2), p(0.5, 0.66), ink, t, cv2.LINE_AA)
+            cv2.ellipse(canvas, p(0.5, 0.6), (int(s * 0.2), int(s * 0.16)), 0, 0, 180, ink, t,
+                        cv2.LINE_AA)
+            cv2.line(canvas, p(0.3, 0.6), p(0.24, 0.5), ink, t, cv2.LINE_AA)
+            cv2.line(canvas, p(0.7, 0.6), p(0.76, 0.5), ink, t, cv2.LINE_AA)
 
     return draw
 
@@ -124,10 +179,11 @@ def _looks(profile: str) -> dict[str, DieLook]:
     if profile == "d6":
         return {str(n): DieLook(IVORY, IVORY, _pips(n), INK) for n in range(1, 7)}
     if profile == "last-bastion/combat":
-        return {
-            name: DieLook(COLOURS[name], COLOURS[name], _no_marks, COLOURS[name])
-            for name in ("red", "green", "blue", "yellow", "black", "white")
+        looks = {
+            name: DieLook(WHITE_BODY, WHITE_BODY, _inset, COLOURS[name])
+            for name in ("red", "green", "blue", "yellow", "black")
         }
+        return {**looks, "white": DieLook(WHITE_BODY, WHITE_BODY, _no_marks, WHITE_BODY)}
     if profile == "runemasters/rune":
         return {
             name: DieLook(STONE, STONE, _rune, COLOURS[name])
@@ -135,12 +191,11 @@ def _looks(profile: str) -> dict[str, DieLook]:
         }
     if profile == "aot/hero":
         names = ("titan", "combat", "tactic", "move", "cannon", "dodge")
-        return {
-            n: DieLook(IVORY, IVORY, _symbol(k), INK) for n, k in zip(names, SYMBOLS, strict=True)
-        }
+        return {n: DieLook(HERO_BODIES[0], HERO_BODIES[0], _icon(n), COLOURS["white"],
+                           HERO_BODIES) for n in names}
     if profile == "last-bastion/corruption":
         return {
-            f"corruption-{i + 1}": DieLook(PURPLE, PURPLE, _symbol(k), COLOURS["white"])
+            f"corruption-{i + 1}": DieLook(BLACK_BODY, BLACK_BODY, _symbol(k), COLOURS["white"])
             for i, k in enumerate(SYMBOLS)
         }
     raise KeyError(profile)
@@ -167,7 +222,11 @@ def render(
     truths = []
     for face, (cx, cy) in zip(faces, _places(rng, len(faces), side), strict=True):
         alpha = float(rng.uniform(0.6, 0.8)) if rng.random() < translucent else 1.0
-        box = _draw_die(image, looks[face], (cx, cy), side, float(rng.uniform(0, 90)), alpha, rng)
+        look = looks[face]
+        if look.bodies:
+            body = look.bodies[int(rng.integers(len(look.bodies)))]
+            look = replace(look, top=body, side=body)
+        box = _draw_die(image, look, (cx, cy), side, float(rng.uniform(0, 90)), alpha, rng)
         truths.append(Truth(face, box))
     image = _camera(image, rng)
     return image, tuple(truths)

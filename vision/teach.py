@@ -1,40 +1,70 @@
-"""Teaching a learned profile what one face looks like under the owner's camera and light."""
+"""Teaching a learned profile what one face looks like under the owner's camera and light.
+
+The owner says how many dice each photo shows: the detector's clearest finds up to that number
+are learned and anything else it finds (a shadow, a token, the tray's corner) is not, so a
+stray detection never becomes an example of the face. A photo where fewer dice were found than
+the owner said is reported, never silently passed over.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from .detect import find_dice
+from .detect import die_pixels
 from .features import describe
 from .imageio import as_bgr
 from .net import shipped
 from .profile import Profile, ProfileError, load_profile, save_taught
 
 
+@dataclass(frozen=True)
+class Taught:
+    """What a teaching learned: ``learned`` dice in all; per photo, the dice ``found`` there
+    and how many of them were ``kept`` (at most the number the owner gave)."""
+
+    learned: int
+    found: tuple[int, ...]
+    kept: tuple[int, ...]
+
+
+def photo_vectors(image: np.ndarray, count: int | None = None) -> tuple[list[list[float]], int]:
+    """Feature vectors of the ``count`` clearest dice in one photo (every die when ``None``),
+    and how many dice the detector found there."""
+    image = as_bgr(image)
+    found = sorted(shipped().detect(image), key=lambda f: -f.score)
+    blobs = [b for f in found[:count] if (b := die_pixels(image, f.box)) is not None]
+    return [v.tolist() for v in describe(image, blobs) if v is not None], len(found)
+
+
 def face_vectors(images: Iterable[np.ndarray]) -> list[list[float]]:
     """Feature vectors of every die found in ``images`` (all showing the same face)."""
-    vectors = []
-    for image in images:
-        image = as_bgr(image)
-        for vector in describe(image, find_dice(image, shipped())):
-            if vector is not None:
-                vectors.append(vector.tolist())
-    return vectors
+    return [v for image in images for v in photo_vectors(image)[0]]
 
 
-def teach(profile: str | Profile, face: str, images: Iterable[np.ndarray], data_dir: Path) -> int:
+def teach(profile: str | Profile, face: str, images: Iterable[np.ndarray], data_dir: Path,
+          count: int | None = None) -> Taught:
     """Learn ``face`` of ``profile`` from photos where every die shows that face.
 
-    The examples are added to ``<data_dir>/vision/<profile>.json``; returns how many dice were
-    learned. Raises :class:`ProfileError` for a pip profile, an unknown face or photos without dice.
+    ``count`` is how many dice each photo shows: only the detector's ``count`` clearest finds of
+    a photo are learned. The examples are added to ``<data_dir>/vision/<profile>.json``.
+    Raises :class:`ProfileError` for a pip profile, an unknown face, a count below one or
+    photos without dice (then nothing is learned).
     """
     if isinstance(profile, str):
         profile = load_profile(profile, data_dir)
-    vectors = face_vectors(images)
+    if count is not None and count < 1:
+        raise ProfileError("teach.bad_count", count=count)
+    vectors, found, kept = [], [], []
+    for image in images:
+        mine, seen = photo_vectors(image, count)
+        vectors += mine
+        found.append(seen)
+        kept.append(len(mine))
     if not vectors:
         raise ProfileError("teach.no_die")
     save_taught(profile, face, vectors, data_dir)
-    return len(vectors)
+    return Taught(len(vectors), tuple(found), tuple(kept))

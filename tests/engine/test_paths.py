@@ -66,7 +66,7 @@ def test_faces_taught_with_xdg_data_home_are_read_by_run(xdg_env, tmp_path):
     photo = tmp_path / "die.png"
     cv2.imwrite(str(photo), image)
     taught = subprocess.run([sys.executable, "-m", "companion", "dice", "teach", str(photo),
-                             "--profile", "aot/hero", "--face", "dodge"],
+                             "--profile", "aot/hero", "--face", "dodge", "--count", "1"],
                             env=xdg_env, capture_output=True, text=True, timeout=120)
     assert taught.returncode == 0, taught.stderr
     session = Session(settings.data_paths(None))  # what `companion run` opens

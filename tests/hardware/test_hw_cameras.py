@@ -162,7 +162,7 @@ def test_the_roll_button_reads_at_once(tmp_path):
 
 
 def test_a_failing_dice_reader_is_reported_and_the_camera_goes_on(tmp_path):
-    video = dice_video(tmp_path / "roll.avi", ["3"], profile="d6", moving=0, still=4)
+    video = dice_video(tmp_path / "roll.avi", ["3"], profile="d6", moving=2, still=4)  # a roll
 
     def broken(frame, profile, count):
         raise FileNotFoundError("no model")

@@ -121,6 +121,8 @@ def test_teach_pip_profile_is_refused(photo, tmp_path, capsys):
                 "d6",
                 "--face",
                 "3",
+                "--count",
+                "3",
                 "--data-dir",
                 str(tmp_path),
             ]
@@ -142,6 +144,8 @@ def test_teach_unknown_face_is_refused(photo, tmp_path):
                 "last-bastion/combat",
                 "--face",
                 "purple",
+                "--count",
+                "3",
                 "--data-dir",
                 str(tmp_path),
             ]
@@ -159,7 +163,7 @@ def test_teach_owner_named_corruption_faces(tmp_path):
             render("last-bastion/corruption", rng, faces=[f"corruption-{i + 1}"] * 3)[0]
             for _ in range(3)
         ]
-        assert teach("last-bastion/corruption", name, images, tmp_path) >= 6
+        assert teach("last-bastion/corruption", name, images, tmp_path, count=3).learned >= 6
     profile = load_profile("last-bastion/corruption", tmp_path)
     assert profile.faces == tuple(names)
     rename = {f"corruption-{i + 1}": n for i, n in enumerate(names)}
@@ -207,3 +211,59 @@ def test_watch_prints_each_settled_roll(tmp_path, capsys):
 def test_watch_missing_video_exit_2(tmp_path, capsys):
     assert run(["dice", "watch", "--video", str(tmp_path / "none.mp4"), "--profile", "d6"]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_profiles_are_parsed_once_until_the_taught_file_changes(photo, tmp_path):
+    first = load_profile("last-bastion/combat", tmp_path)
+    assert load_profile("last-bastion/combat", tmp_path) is first  # no JSON read per frame
+    image = cv2.imread(str(photo[0]))
+    teach("last-bastion/combat", "red", [image], tmp_path, count=3)
+    taught = load_profile("last-bastion/combat", tmp_path)
+    assert taught is not first and len(taught.examples["red"]) != len(first.examples["red"])
+    assert load_profile("last-bastion/combat", tmp_path) is taught
+
+
+def _reds(seed: int, count: int) -> np.ndarray:
+    return render("last-bastion/combat", np.random.default_rng(seed), faces=["red"] * count)[0]
+
+
+def test_teaching_learns_only_as_many_dice_as_the_owner_says(tmp_path, capsys):
+    """Issue 16: three photos of 3 dice gave "learned 10 dice" (stray finds learned too)."""
+    photos = []
+    for seed, count in ((70, 3), (71, 4), (72, 3)):  # the second photo holds a 4th die
+        photos.append(tmp_path / f"red{seed}.png")
+        cv2.imwrite(str(photos[-1]), _reds(seed, count))
+    argv = ["dice", "teach", *map(str, photos), "--profile", "last-bastion/combat",
+            "--face", "red", "--count", "3", "--data-dir", str(tmp_path)]
+    assert run(argv) == 0
+    out = capsys.readouterr().out
+    assert "learned 9 dice showing 'red'" in out
+    assert f"{photos[1]}: 4 dice found, you said 3: the 3 clearest learned" in out
+    assert run(["dice", "faces", "list", "--profile", "last-bastion/combat",
+                "--data-dir", str(tmp_path)]) == 0
+    assert "red: 9 example(s) taught" in capsys.readouterr().out
+
+
+def test_a_photo_with_fewer_dice_than_said_is_named(tmp_path):
+    taught = teach("last-bastion/combat", "red", [_reds(73, 2)], tmp_path, count=3)
+    assert taught.found == (2,) and taught.kept == (2,) and taught.learned == 2
+    with pytest.raises(ProfileError, match="1 or more"):
+        teach("last-bastion/combat", "red", [_reds(73, 2)], tmp_path, count=0)
+
+
+def test_faces_remove_and_reset(tmp_path, capsys):
+    teach("last-bastion/combat", "red", [_reds(74, 3)], tmp_path, count=3)
+    teach("last-bastion/combat", "blue", [render("last-bastion/combat", np.random.default_rng(
+        75), faces=["blue"] * 2)[0]], tmp_path, count=2)
+    base = ["--profile", "last-bastion/combat", "--data-dir", str(tmp_path)]
+    assert run(["dice", "faces", "remove", "--face", "red", *base, "--lang", "fr"]) == 0
+    assert "3 exemple(s) de 'red' oublié(s)" in capsys.readouterr().out
+    assert load_profile("last-bastion/combat", tmp_path).examples["red"] == load_profile(
+        "last-bastion/combat").examples["red"]  # the shipped defaults again
+    assert run(["dice", "faces", "remove", "--face", "red", *base]) == 2
+    assert "has no taught face 'red' (taught: blue)" in capsys.readouterr().err
+    assert run(["dice", "faces", "reset", *base]) == 0
+    assert "forgot every taught face (2 example(s))" in capsys.readouterr().out
+    assert run(["dice", "faces", "list", *base]) == 0
+    assert "nothing taught" in capsys.readouterr().out
+    assert run(["dice", "faces", "list", "--profile", "d7", "--data-dir", str(tmp_path)]) == 2

@@ -1,7 +1,8 @@
 """Trained model files (JSON with ONNX bytes) and how the real photos are split into folds.
 
-``dice.json`` is trained on all the data and used by :func:`vision.read`; ``fold<k>.json`` is
-trained without the photos of fold k and is used only to measure on photos it never saw.
+``dice.json`` is trained on all the data and used by :func:`vision.read`; the benchmark's
+``benchmarks/models/fold<k>.json`` is trained without the photos of fold k and is used only to
+measure on photos it never saw (not shipped in the package).
 ``faces.json`` is the face embedder of the learned (colour and symbol) profiles.
 """
 

@@ -134,7 +134,8 @@ def test_viewer_follows_a_turn_played_by_the_host(browser, server):
     def act(selector: str) -> None:
         nonlocal version
         host.click(selector)
-        version += 1
+        host.wait_for_function(f"app.version > {version}")
+        version = host.evaluate("app.busy.then(() => app.version)")  # a tap may send two
         at_version(viewer, version)
         at_version(host, version)  # the host's next step is read from its own page
 

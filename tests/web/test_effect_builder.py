@@ -154,7 +154,7 @@ def test_every_answer_op_is_applied_or_refused_never_an_internal_error(
         fill_every_field(host, "form[data-form=answer-effects]", "effects.0.")
         before = host.evaluate("app.version")
         form.locator("button.strong").click()
-        if host.evaluate("app.busy.then(() => app.version)") > before:  # accepted: back to the question
+        if host.evaluate("app.busy.then(() => app.version)") > before:  # accepted: undo it
             at_version(host, api.send({"type": "undo"}))
         expect(host.locator("form[data-form=answer-effects]")).to_be_visible()
     assert statuses and max(statuses) < 500, statuses

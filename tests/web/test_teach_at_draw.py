@@ -11,10 +11,16 @@ from test_e2e import ApiHost, at_version, become_host, browser, expect, phone, s
 from webtools import setup_event
 
 
-def test_the_boucher_is_completed_and_drawn_in_five_taps(browser, server, tmp_path):  # noqa: F811
+def drawing(browser, server):  # noqa: F811
+    """The host's phone when the first Horde card is awaited."""
     host = phone(browser, server.url)
     become_host(host)
     at_version(host, ApiHost(server.url).send(setup_event()))
+    return host
+
+
+def test_the_boucher_is_completed_and_drawn_in_five_taps(browser, server, tmp_path):  # noqa: F811
+    host = drawing(browser, server)
     host.locator("button[data-act=card][data-id=boucher]").click()
     form = host.locator("form[data-form=new-card]")
     expect(form.locator("input[name=name]")).to_have_value("Boucher")
@@ -30,9 +36,7 @@ def test_the_boucher_is_completed_and_drawn_in_five_taps(browser, server, tmp_pa
 
 
 def test_an_unknown_monster_is_taught_at_its_first_draw(browser, server, tmp_path):  # noqa: F811
-    host = phone(browser, server.url)
-    become_host(host)
-    at_version(host, ApiHost(server.url).send(setup_event()))
+    host = drawing(browser, server)
     host.locator("details[data-details=new-card] > summary").click()
     form = host.locator("form[data-form=new-card]")
     form.locator("button.strong").click()  # nothing filled in: said before anything is sent

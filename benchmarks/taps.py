@@ -55,7 +55,7 @@ class Phone:
         self.page, self.taps, self.keys = page, 0, 0
 
     def version(self) -> int:
-        return self.page.evaluate("app.version")
+        return self.page.evaluate("app.busy.then(() => app.version)")
 
     def tap(self, selector: str, sends: bool = True) -> None:
         """One tap; with ``sends``, wait until the table has taken the event it sends."""
@@ -78,7 +78,8 @@ class Phone:
         return self.page.evaluate("app.pic.view.turn")
 
     def expects(self) -> dict:
-        return self.page.evaluate("app.pic.view.expects")
+        """What the table waits for, once the page has sent everything a tap made it send."""
+        return self.page.evaluate("app.busy.then(() => app.pic.view.expects)")
 
 
 def start_server(data: Path) -> tuple[subprocess.Popen, str]:
@@ -178,9 +179,7 @@ def fight_and_end(phone: Phone) -> str:
         if "tile" in target:
             phone.tap(f'[data-tile="{target["tile"]}"]')
         phone.tap(f'[data-slot="{target["slot"]}"]')
-        phone.tap("button[data-act=roll]")
-        phone.tap("button[data-act=resolve]")
-        place(phone)
+        place(phone)  # roll, confirm, and whatever the fight's outcome asks
         kind = "move+fight" if "tile" in target else "fight"
     if phone.expects()["kind"] == "action":
         phone.tap("button[data-act=end_turn]")

@@ -122,10 +122,10 @@ def at_version(page, version: int, timeout: int = 5000) -> None:
     expect(page.locator("#conn")).to_have_text(re.compile(rf"v{version}$"), timeout=timeout)
 
 
-def shoot(page, name: str) -> None:
+def shoot(page, name: str, full_page: bool = True) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=full_page)
 
 
 def settled(url: str, before: int, quiet: float = 0.5, timeout: float = 10.0) -> int:

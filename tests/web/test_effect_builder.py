@@ -89,23 +89,35 @@ def test_gain_equipment_asks_its_colour_and_is_applied(browser, server):  # noqa
     assert not host.errors
 
 
-def fill_every_field(form, scope: str) -> None:
-    """Give every field drawn under ``scope`` (a name prefix) a value: the first chip of each
-    group, the lowest number, a word; and again for fields that appeared meanwhile."""
-    for _ in range(3):
-        for radio in form.locator(f"input[type=radio][name^='{scope}']").all():
-            name = radio.get_attribute("name")
-            if not form.locator(f"input[type=radio][name='{name}']:checked").count():
-                radio.locator("xpath=..").click()
-        for number in form.locator(f"input[type=number][name^='{scope}']").all():
-            if not number.input_value():
-                number.locator("xpath=..").locator("button[data-by='1']").click()
-        for text in form.locator(f"input[type=text][name^='{scope}']").all():
-            if not text.input_value():
-                text.fill("1")
-        for select in form.locator(f"select[name^='{scope}']:not([name$='.op'])").all():
-            if not select.input_value():
-                select.select_option(index=1)
+EMPTY = """([selector, scope]) => {
+  const form = document.querySelector(selector);
+  const fields = [...form.querySelectorAll(`[name^="${scope}"]`)]
+    .filter((f) => !f.name.endsWith('.op') && !f.name.endsWith('.as'));
+  const empty = fields.find((f) => (f.type === 'radio'
+    ? !form.querySelector(`input[name="${f.name}"]:checked`) : !f.value));
+  return empty ? {name: empty.name, type: empty.type, tag: empty.tagName} : null;
+}"""
+"""The first field under a name prefix that has no value yet (a radio group: none chosen)."""
+
+
+def fill_every_field(page, selector: str, scope: str) -> None:
+    """Give every field drawn under ``scope`` (a name prefix) a value, one at a time as the form
+    redraws: the first chip of each group, one step up for a number, a word, the first choice
+    of a list; fields that appear meanwhile (an Equipment token's colour) too."""
+    for _ in range(12):
+        empty = page.evaluate(EMPTY, [selector, scope])
+        if empty is None:
+            return
+        field = page.locator(f"{selector} [name='{empty['name']}']").first
+        if empty["type"] == "radio":
+            field.locator("xpath=..").click()
+        elif empty["type"] == "number":
+            field.locator("xpath=..").locator("button[data-by='1']").click()
+        elif empty["tag"] == "SELECT":
+            field.select_option(index=1)
+        else:
+            field.fill("1")
+    raise AssertionError(f"fields under {scope} never all filled")
 
 
 def ops_of(page, game: str) -> dict[str, list[str]]:
@@ -139,11 +151,10 @@ def test_every_answer_op_is_applied_or_refused_never_an_internal_error(
     for op in ops:
         form = host.locator("form[data-form=answer-effects]")
         form.locator("select[name='effects.0.op']").select_option(op)
-        fill_every_field(form, "effects.0.")
+        fill_every_field(host, "form[data-form=answer-effects]", "effects.0.")
         before = host.evaluate("app.version")
         form.locator("button.strong").click()
-        host.wait_for_timeout(300)
-        if host.evaluate("app.version") > before:  # accepted: back to the question
+        if host.evaluate("app.busy.then(() => app.version)") > before:  # accepted: undo it
             at_version(host, api.send({"type": "undo"}))
         expect(host.locator("form[data-form=answer-effects]")).to_be_visible()
     assert statuses and max(statuses) < 500, statuses
@@ -169,9 +180,9 @@ def test_every_op_of_every_teach_form_is_saved_or_refused_never_an_error(
             if form.locator(f"select[name='{field}.as']").count():
                 form.locator(f"select[name='{field}.as']").select_option("effects")
             form.locator(f"select[name='{field}.0.op']").select_option(op)
-            fill_every_field(form, f"{field}.0.")
+            fill_every_field(host, "form[data-form=teach-any]", f"{field}.0.")
             form.locator("button:not([data-act])").last.click()
-            host.wait_for_timeout(300)
+            host.evaluate("app.busy")  # the teach sent (and shown) or refused
             walked += 1
     assert walked >= 8
     assert statuses and max(statuses) < 500, statuses

@@ -10,7 +10,15 @@ white die at the Market asks its colour (rulebook, «Le Marché»: a white face 
 from __future__ import annotations
 
 import pytest
-from test_e2e import ApiHost, at_version, become_host, browser, expect, server  # noqa: F401
+from test_e2e import (  # noqa: F401
+    ApiHost,
+    at_version,
+    become_host,
+    browser,
+    expect,
+    server,
+    shoot,
+)
 from webtools import GAME_SETUPS, setup_event
 
 INCUBE = {"type": "card", "id": "incube", "define": {"complete": True}}
@@ -31,6 +39,12 @@ def host_phone(browser, server, size):  # noqa: F811
     page.goto(server.url)
     become_host(page)
     return page
+
+
+def shoot_first_screen(page, name: str) -> None:
+    """The first screen only (what the host sees without scrolling), for docs/screenshots."""
+    page.evaluate("window.scrollTo(0, 0)")
+    shoot(page, name, full_page=False)
 
 
 def no_sideways_scroll(page) -> None:
@@ -77,6 +91,8 @@ def test_a_last_bastion_turn_fits_one_screen_per_decision(browser, server, size)
     at_version(page, 3)
     in_first_screen(page, "#host .actions button")
     in_first_screen(page, "#board .grid")  # every tile and slot to tap
+    if size["width"] == 360:
+        shoot_first_screen(page, "phone-360-hero-phase")
     page.locator('[data-tile="0,0"]').click()  # a tile tapped is a move, no mode first
     at_version(page, 4)
     version = api.send({"type": "adjust", "hero": "teagaan", "equipment": {"red": 1}})
@@ -92,6 +108,8 @@ def test_a_last_bastion_turn_fits_one_screen_per_decision(browser, server, size)
     in_first_screen(page, "#headline .result")
     in_first_screen(page, "button[data-act=resolve]")
     expect(page.locator("button[data-act=mode-reroll]")).to_have_count(0)  # no Feng Li here
+    if size["width"] == 360:
+        shoot_first_screen(page, "phone-360-result")
     no_sideways_scroll(page)
     assert not page.errors
 

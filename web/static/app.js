@@ -21,6 +21,7 @@ const app = {
   pick: {mode: null, mover: null, targets: [], dice: [], grey: null, reroll: false,
     search: "", whites: []},
   refusal: null,  // the last refusal of a request (its message shown in the form that sent it)
+  waiting: new Set(),  // checks run when a new version arrives (see shown())
   unfolded: {},  // a folded section (details[data-details]) the host opened, kept across redraws
 };
 
@@ -110,6 +111,7 @@ function accept(data, snapshot) {
     grey: null, reroll: false, mode: null, mover: null, whites: []};
   app.pic = data;
   app.version = data.version;
+  for (const check of [...app.waiting]) check();
   if (fresh || data.event === "setup" || data.event === "teach") app.catalogs = {};
   app.frames = null;
   alive();
@@ -140,25 +142,44 @@ async function hostStatus() {
   if (app.host && app.sensors) loadBox();
 }
 
+/** POST JSON as the host, one request after the other. ``body`` may be a function, called when
+ * the request goes: an event's ``based_on`` is then the version the page shows by that time,
+ * which includes what the host's previous events did (each accepted event is awaited on the
+ * stream before the next request leaves, so two taps in a row are never refused as stale). */
 function post(url, body) {
   app.busy = app.busy.then(async () => {
+    const payload = typeof body === "function" ? body() : body;
     const response = await fetch(url, {method: "POST", credentials: "same-origin",
       headers: {"Content-Type": "application/json", "X-CSRF-Token": app.csrf || "",
-        "X-Companion-Lang": app.lang}, body: JSON.stringify(body)});
+        "X-Companion-Lang": app.lang}, body: JSON.stringify(payload)});
     const next = response.headers.get("X-CSRF-Token");
     if (next) app.csrf = next;
     const data = await response.json().catch(() => ({}));
     app.refusal = response.ok ? null : data;
-    if (response.ok) return data;
+    if (response.ok) {
+      if (typeof data.version === "number") await shown(data.version);
+      return data;
+    }
     toast(data.message || String(response.status));
-    Teach.refused(data, body.event);
+    Teach.refused(data, payload.event);
     if (response.status === 403) await hostStatus();
     return null;
   }).catch((error) => { toast(String(error)); return null; });
   return app.busy;
 }
 
-const send = (event) => post("/api/events", {event, based_on: app.version});
+/** Resolves once the page shows ``version`` (from the stream), or after 2 s regardless. */
+function shown(version) {
+  if (app.version >= version) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => { clearTimeout(timer); app.waiting.delete(check); resolve(); };
+    const check = () => { if (app.version >= version) done(); };
+    const timer = setTimeout(done, 2000);
+    app.waiting.add(check);
+  });
+}
+
+const send = (event) => post("/api/events", () => ({event, based_on: app.version}));
 
 function toast(text) {
   const box = $("toast");

@@ -194,10 +194,9 @@ const Fields = (() => {
       const field = el.parentElement.querySelector("input");
       const low = field.min === "" ? -Infinity : Number(field.min);
       const high = field.max === "" ? Infinity : Number(field.max);
-      const now = field.value === "" ? (Number(el.dataset.by) > 0 ? low - 1 : high + 1)
-        : Number(field.value);
+      const now = field.value === "" ? 0 : Number(field.value);  // an empty stepper is at 0
       const next = Math.min(high, Math.max(low, now + Number(el.dataset.by)));
-      field.value = Number.isFinite(next) ? String(next) : "0";
+      field.value = String(next);
       keep(field);
     }
 

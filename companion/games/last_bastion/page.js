@@ -213,7 +213,7 @@ function tagQuestion(pending, awaited) {
 // of a card (name, type and colour as chips, resistance as a stepper, each timing as printed text
 // or effects) and drawn at once (a `card` event with `define`). What is missing is said first.
 
-const newCard = {values: {}, sizes: {}, error: ""};
+const newCard = {id: null, values: {}, sizes: {}, error: ""};
 const newCardFields = Fields.make("new-card", newCard, () => renderHost());
 
 function newCardForm(type) {
@@ -227,19 +227,31 @@ function newCardForm(type) {
     `<button class="strong">${esc(t("ui.teach_and_draw"))}</button></form>`;
 }
 
+/** A card the game names but cannot play yet (a field missing): the form opens on it, with
+ * what is known filled in, and draws it once completed. */
+function completeCard(id, known) {
+  const values = {name: known.name, type: known.type, complete: "yes"};
+  if (known.colour) values.colour = known.colour;
+  Object.assign(newCard, {id, values, sizes: {}, error: ""});
+  app.unfolded["new-card"] = true;
+  renderHost();
+  const form = document.querySelector("form[data-form=new-card]");
+  if (form) form.scrollIntoView({block: "nearest"});
+}
+
 async function drawNewCard() {
   const spec = Teach.kinds("last-bastion").card;
   const missing = spec.fields.flatMap((f) => newCardFields.missing(f, f.name));
   const define = Object.fromEntries(spec.fields.map((f) => [f.name, newCardFields.value(f,
     f.name)]).filter(([, v]) => v !== undefined));
-  const id = slug(define.name || "");
+  const id = newCard.id || slug(define.name || "");
   if (missing.length || !id) {
     newCard.error = t("ui.fields_missing", {fields: missing.join(", ") || t("ui.field_name")});
     return renderHost();
   }
   const done = await send({type: "card", id, define});
   if (done) {
-    Object.assign(newCard, {values: {}, sizes: {}, error: ""});
+    Object.assign(newCard, {id: null, values: {}, sizes: {}, error: ""});
     app.unfolded["new-card"] = false;
   }
   else newCard.error = (app.refusal && app.refusal.message) || "";
@@ -585,7 +597,11 @@ const FORMS = {
 };
 
 const ACTIONS = {
-  card: (el) => send({type: "card", id: el.dataset.id}),
+  card: (el) => {
+    const known = catalogFor("last-bastion").cards[el.dataset.id];
+    if (known.colour && known.resistance != null) return send({type: "card", id: el.dataset.id});
+    return completeCard(el.dataset.id, known);  // e.g. the Boucher: its resistance is not known
+  },
   enroll: (el) => post("/api/box/enroll", {card: el.dataset.id}).then((r) => r && loadBox()),
   place: (el) => send({type: "place", slot: el.dataset.slot}),
   assign: (el) => send({type: "assign", hero: el.dataset.hero}),

@@ -30,7 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(1, str(ROOT / "tests"))
+sys.path.insert(1, str(ROOT / "tests" / "helpers"))
 
 from lastbastion import solo  # noqa: E402
 from mosquitto import Mosquitto  # noqa: E402

@@ -2,8 +2,9 @@
 
 Usage: ``.venv/bin/python benchmarks/engine.py [--events 500] [--dir DIR] [--seed N]``
 
-A random 4-player Heroic game of Last Bastion (``tests/driver.py``: cards taught as they are
-drawn, fights, dice, prompts, a few undos) is played through a real ``Session`` on a SQLite file
+A random 4-player Heroic game of Last Bastion (``tests/helpers/lastbastion_driver.py``: cards
+taught as they are drawn, fights, dice, prompts, a few undos)
+is played through a real ``Session`` on a SQLite file
 in a temporary directory (WAL, ``synchronous=FULL``: every submit commits and syncs). The first
 figure is the median wall time of ``Session.submit`` over the accepted events (refused ones are
 not timed: they write nothing). The second is the time to construct a ``Session`` on that data
@@ -23,9 +24,9 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "helpers"))
 
-from driver import Style, propose, random_setup  # noqa: E402
+from lastbastion_driver import Style, propose, random_setup  # noqa: E402
 
 from companion.engine import RuleError, Session  # noqa: E402
 

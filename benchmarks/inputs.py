@@ -28,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "hardware")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "helpers"), str(ROOT / "tests" / "hardware")]
 
 from gpiozero.pins.mock import MockFactory  # noqa: E402
 from hwfakes import FakeKeyboard, FakeMFRC522  # noqa: E402

@@ -4,7 +4,8 @@ Usage: ``.venv/bin/python benchmarks/killloop.py [--cycles 200] [--dir DIR] [--s
 
 Each cycle starts a child process (this file with ``--child``) on the same data directory: it
 opens a real ``Session`` (the writer lock, the temp-file sweep, the chain check, the resume and
-the rebuild of ``definitions/``), then plays a random Last Bastion table from ``tests/driver.py``
+the rebuild of ``definitions/``), then plays a random Last Bastion table from
+``tests/helpers/lastbastion_driver.py``
 — cards taught as they are drawn (``card`` with ``define``), ``teach`` events, undos — and prints
 the sequence number of every acknowledged event. The parent kills it with SIGKILL after a random
 delay (mostly among writes, sometimes while it opens), then checks, before and after restarting
@@ -35,9 +36,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "helpers"))
 
-from driver import Style, play_one, random_setup  # noqa: E402
+from lastbastion_driver import Style, play_one, random_setup  # noqa: E402
 
 from companion.engine import Session, find_game  # noqa: E402
 from companion.engine.journal import Journal  # noqa: E402

@@ -1,8 +1,13 @@
-"""Fixtures shared by every test: a session on a fresh data directory."""
+"""Fixtures shared by every test: a session on a fresh data directory. The helpers several
+folders share (``tests/helpers/``: sessions, Last Bastion's events and random table, the crash
+writer, a mosquitto broker) are put on ``sys.path`` here."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "helpers"))
 
 import pytest
 

@@ -66,7 +66,8 @@ def test_runemasters_charts_life_temple_and_pile(tmp_path, client_for):
 
 
 def test_attack_on_titan_charts_cannons_citizens_health_and_hearts(tmp_path, client_for):
-    """The cannons ending of tests/test_aot_endings.py, charted: one Cannon fewer or more each
+    """The cannons ending of tests/games/aot_last_stand/test_aot_endings.py, charted:
+    one Cannon fewer or more each
     round until none is left."""
     session = aot.new_session(tmp_path)
     aot.play(session, aot.setup_event(),

@@ -1,6 +1,7 @@
 """Teaching from the page that a printed Last Bastion effect does nothing at this table (issue
 13, finding 3): a timing is printed text, effects, or nothing; "nothing" is sent as an empty
-list, saved as such, and the companion stops asking about it (tests/test_lb_teaching.py plays
+list, saved as such, and the companion stops asking about it
+(tests/games/last_bastion/test_lb_teaching.py plays
 the game side)."""
 
 from __future__ import annotations

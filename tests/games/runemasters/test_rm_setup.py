@@ -8,16 +8,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from runemasters_helpers import card, dice, new_session, play, refused, setup_event
+from runemasters_helpers import card, dice, play, refused, setup_event
 
 from companion.engine import RuleError
-
-
-@pytest.fixture
-def session(tmp_path):
-    s = new_session(tmp_path)
-    yield s
-    s.close()
 
 
 @pytest.mark.parametrize(("seats", "temple", "size", "paths"), [

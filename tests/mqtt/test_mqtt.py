@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+GAMES = Path(__file__).resolve().parents[1] / "games"
+sys.path[:0] = [str(GAMES / "aot_last_stand"), str(GAMES / "last_heroes")]
 
 import aot_helpers  # noqa: E402
 import lastheroes_helpers  # noqa: E402

@@ -12,7 +12,6 @@ from runemasters_helpers import (
     apply,
     card,
     dice,
-    new_session,
     play,
     position,
     refused,
@@ -23,13 +22,6 @@ from runemasters_helpers import (
 
 from companion.engine import RuleError
 from companion.games.runemasters import GAME
-
-
-@pytest.fixture
-def session(tmp_path):
-    s = new_session(tmp_path)
-    yield s
-    s.close()
 
 
 def test_green_troll_cannot_enter(session):

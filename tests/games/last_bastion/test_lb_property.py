@@ -6,7 +6,8 @@ two cards, that deck + cards in play + discard = the deck built at setup, and th
 suffix returns the exact earlier view. It also checks that a refused event changes nothing (view
 and journal alike) and that a new Session on the same data directory resumes the same view.
 
-The games come from ``tests/driver.py``. Hypothesis draws (derandomized, so every run plays the
+The games come from ``tests/helpers/lastbastion_driver.py``. Hypothesis draws (derandomized, so
+every run plays the
 same games) the number of players, the mode, the table's style, the game's length and the seed
 of the driver's choices; a failure is reported with every event of its game (refused ones
 marked), ready to be replayed. The end of the file keeps what the random table found, each
@@ -25,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from driver import MODES, Style, pending_cards, play_one, random_setup
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import event as tally
 from hypothesis import strategies as st
+from lastbastion_driver import MODES, Style, pending_cards, play_one, random_setup
 
 from companion.engine import RuleError, Session
 

@@ -22,7 +22,7 @@ from lastbastion import card, play, solo
 from companion.engine import Event, Session, StoreError
 from companion.engine.journal import Journal
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MOVE = {"type": "move", "hero": "kazgin", "to": [2, 1]}
 
 

@@ -19,7 +19,6 @@ from lastheroes_helpers import (
     play,
     refused,
     setup_event,
-    standard_table,  # noqa: F401 - the `table` fixture
     turn,
 )
 

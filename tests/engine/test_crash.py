@@ -5,7 +5,8 @@ moments; every acknowledged event is there after reopening, and the state equals
 DESIGN.md section 2: an event is acknowledged only once its SQLite transaction has committed
 (WAL, ``synchronous=FULL``), and state is a fold of the journal.
 
-Each round starts ``tests/crash_writer.py`` on the same data directory: it resumes the game the
+Each round starts ``tests/helpers/crash_writer.py`` on the same data directory:
+it resumes the game the
 previous round left, submits random legal events and prints each acknowledged sequence number.
 The parent kills it after a random delay, then reopens the directory and checks that every
 printed number is in the journal and that the resumed view equals the view of a clean replay of
@@ -26,7 +27,8 @@ from typing import Any
 
 from companion.engine import Session
 
-WRITER = Path(__file__).with_name("crash_writer.py")
+HELPERS = Path(__file__).resolve().parents[1] / "helpers"
+WRITER = HELPERS / "crash_writer.py"
 ROUNDS = 8
 SEED = 20260522
 
@@ -137,7 +139,7 @@ def test_a_kill_between_a_teach_and_its_definitions_file_is_repaired_on_restart(
     sweeps the temporary file away."""
     data = tmp_path / "data"
     child = subprocess.run([sys.executable, "-c", KILLED_WHILE_SAVING, str(data),
-                            str(Path(__file__).parent)], capture_output=True, text=True,
+                            str(HELPERS)], capture_output=True, text=True,
                            timeout=60)
     assert child.returncode == -signal.SIGKILL, child.stderr
     assert "acknowledged" not in child.stdout

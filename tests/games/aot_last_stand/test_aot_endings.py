@@ -3,20 +3,12 @@ Passages of ../shared/rules/attack-on-titan-last-stand.fr.txt cited per test."""
 
 from __future__ import annotations
 
-import pytest
 from aot_helpers import NEXT, commit, new_session, play, refused, rolls, setup_event
 
 from companion.engine import Session
 from companion.games.aot_last_stand import GAME
 
 QUIET = {"eren": ["combat"] * 5, "mikasa": ["cannon"] * 5, "armin": ["cannon"] * 5}
-
-
-@pytest.fixture
-def session(tmp_path):
-    s = new_session(tmp_path)
-    yield s
-    s.close()
 
 
 def teach_action(card, effects, counter="none"):

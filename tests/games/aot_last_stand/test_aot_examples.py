@@ -5,15 +5,7 @@ Every test cites the passage of ../shared/rules/attack-on-titan-last-stand.fr.tx
 
 from __future__ import annotations
 
-import pytest
 from aot_helpers import NEXT, commit, new_session, play, refused, rolls, setup_event
-
-
-@pytest.fixture
-def session(tmp_path):
-    s = new_session(tmp_path)
-    yield s
-    s.close()
 
 
 def to_step_6(session, **faces):

@@ -5,27 +5,17 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from lastheroes_helpers import (
     CHARGERS,
     chargers,
     kill,
     load,
-    open_session,
     play,
     player,
     refused,
     setup_event,
     start,
 )
-
-
-@pytest.fixture
-def session(tmp_path):
-    """A session that knows Last Heroes, no game yet."""
-    s = open_session(tmp_path)
-    yield s
-    s.close()
 
 
 def test_the_table_before_the_chargers(session):

@@ -11,7 +11,7 @@ import pytest
 from companion.engine import Message, installed_games
 from companion.i18n import catalog, render
 
-ROOT = Path(__file__).resolve().parents[1] / "companion"
+ROOT = Path(__file__).resolve().parents[2] / "companion"
 CALLS = {"say", "RuleError", "StoreError", "Message", "Expectation"}
 # keys built with an f-string, spelled out: (prefix, the values the code can put in it)
 FAMILIES = {

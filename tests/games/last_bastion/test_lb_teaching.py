@@ -17,7 +17,7 @@ from lastbastion import card, play, setup_event, solo
 
 from companion.engine import Session
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _keys(step):

@@ -17,7 +17,6 @@ from lastheroes_helpers import (
     play,
     player,
     refused,
-    standard_table,  # noqa: F401 - the `table` fixture
     start,
     turn,
 )

@@ -27,7 +27,7 @@ from lastbastion import card, play, solo
 
 from companion.engine import Session, StoreError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SILENT = ROOT / "tests" / "web" / "silent.toml"
 ENV = {**os.environ, "PYTHONUNBUFFERED": "1", "COMPANION_CONFIG": str(SILENT)}
 

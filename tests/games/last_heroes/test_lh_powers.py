@@ -15,7 +15,6 @@ from lastheroes_helpers import (
     idle,
     load,
     play,
-    standard_table,  # noqa: F401 - the `table` fixture
     turn,
 )
 

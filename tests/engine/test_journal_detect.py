@@ -24,7 +24,7 @@ from lastbastion import card, play, solo
 from companion.engine import Session, StoreError
 from companion.engine.journal import Journal
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LOSE = [{"type": "adjust", "tile": [0, k], "grip": True} for k in range(3)]
 """Three Bastion tiles under the Evil grip: the game is lost (rulebook, "Fin de la partie")."""
 

@@ -12,7 +12,6 @@ import copy
 from pathlib import Path
 from typing import Any
 
-import pytest
 from sessiontools import play as play  # the same for every game
 from sessiontools import refused as refused
 
@@ -126,12 +125,3 @@ def granted(session: Session, hero: str, *powers: str) -> dict[str, Any]:
     state["players"][hero]["powers"] = list(powers)
     return state
 
-
-@pytest.fixture(name="table")
-def standard_table(tmp_path: Path):
-    """The ``table`` fixture: the standard table, Ana's first turn (import ``standard_table``
-    into a test module to use it)."""
-    session = open_session(tmp_path)
-    start(session)
-    yield session
-    session.close()

@@ -23,7 +23,7 @@ from lastbastion import play, solo
 
 from companion.engine import DefinitionStore, Session, StoreError
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TEACH = {"type": "teach", "kind": "card", "id": "goule",
          "definition": {"name": "Goule", "type": "monster", "colour": "black", "resistance": 2}}
 

@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+GAMES = Path(__file__).resolve().parents[1] / "games"
+sys.path[:0] = [str(GAMES / "aot_last_stand"), str(GAMES / "last_heroes")]
 
 from mosquitto import Mosquitto, Watcher  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 AVAILABILITY = "companion/bar-table/availability"
 
 

@@ -10,19 +10,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from lastheroes_helpers import CHARGERS, load, open_session, play, refused, setup_event, start
+from lastheroes_helpers import CHARGERS, load, play, refused, setup_event, start
 
 from companion.engine import Message, RuleError
 from companion.games.last_heroes import GAME
 from companion.i18n import render
-
-
-@pytest.fixture
-def session(tmp_path):
-    """A session that knows Last Heroes, no game yet."""
-    s = open_session(tmp_path)
-    yield s
-    s.close()
 
 
 def test_an_unknown_card_is_defined_as_it_is_played_and_kept(session, tmp_path):

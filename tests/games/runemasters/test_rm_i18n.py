@@ -1,5 +1,5 @@
 """Runemasters is said by name in both languages (that every key has a text in both is
-tests/test_i18n.py's job for every installed game)."""
+tests/engine/test_i18n.py's job for every installed game)."""
 
 from __future__ import annotations
 

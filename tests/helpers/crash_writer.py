@@ -1,6 +1,6 @@
 """The child process of ``test_crash.py``: plays random events into a data directory.
 
-Usage: ``python tests/crash_writer.py DATA_DIR SEED [SECONDS]``
+Usage: ``python tests/helpers/crash_writer.py DATA_DIR SEED [SECONDS]``
 
 It resumes whatever game the data directory holds (or sets one up), then submits random legal
 events from ``driver.py`` and prints the journal sequence number of each one right after
@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from driver import Style, play_one, random_setup
+from lastbastion_driver import Style, play_one, random_setup
 
 from companion.engine import Session
 

@@ -15,7 +15,6 @@ from lastheroes_helpers import (
     load,
     play,
     player,
-    standard_table,  # noqa: F401 - the `table` fixture
     turn,
 )
 

@@ -285,7 +285,7 @@ def _get(port: int, path: str, gzipped: bool = False) -> bytes:
 def page_weight(port: int, gzipped: bool) -> dict[str, int]:
     """Bytes transferred for the page, every asset it links (scripts, style sheets) and the
     first state (headers excluded), as a phone asking for gzip gets them, or uncompressed."""
-    assets = re.findall(rb'(?:src|href)="(/static/[^"]+)"', _get(port, "/"))
+    assets = re.findall(rb'(?:src|href)="(/(?:static|games)/[^"]+)"', _get(port, "/"))
     paths = ["/", "/api/state", *(asset.decode() for asset in assets)]
     return {path: len(_get(port, path, gzipped)) for path in paths}
 

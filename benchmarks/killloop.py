@@ -38,7 +38,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "helpers"))
 
-from lastbastion_driver import Style, play_one, random_setup  # noqa: E402
+from crash_writer import write  # noqa: E402
+from lastbastion_driver import Style  # noqa: E402
 
 from companion.engine import Session, find_game  # noqa: E402
 from companion.engine.journal import Journal  # noqa: E402
@@ -51,17 +52,7 @@ GAME = "last-bastion"
 
 def child(data_dir: Path, seed: int) -> int:
     """The writer: resume, then play until killed (or 60 s, or the parent gone)."""
-    rnd = random.Random(seed)
-    parent = os.getppid()
-    session = Session(data_dir)
-    print(f"resumed {session.version}", flush=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and os.getppid() == parent:
-        if play_one(session, rnd, STYLE) is None:
-            session.submit(random_setup(rnd))
-        print(session.version, flush=True)
-    session.close()
-    return 0
+    return write(data_dir, seed, 60, STYLE)
 
 
 class Taught:

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from .errors import StoreError
-from .files import ensure_dir, storage_error, sync_dir, temp_path
+from .files import ensure_dir, storage_error, sync_path, temp_path
 from .journal import Journal
 from .paths import DataPaths
 
@@ -38,7 +38,7 @@ def copy_journal(journal: Journal, target: Path) -> Path:
         tmp.unlink(missing_ok=True)
         journal.backup(tmp)
         os.replace(tmp, target)
-        sync_dir(target.parent)
+        sync_path(target.parent)
     except (OSError, sqlite3.Error) as exc:
         raise storage_error(exc, target) from None
     finally:

@@ -50,12 +50,12 @@ def write_atomic(path: Path, data: bytes | str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    sync_dir(path.parent)
+    sync_path(path.parent)
 
 
-def sync_dir(directory: Path) -> None:
-    """Make a rename or a new file in ``directory`` durable."""
-    fd = os.open(directory, os.O_RDONLY)
+def sync_path(path: Path) -> None:
+    """Flush ``path`` to disk: a file's contents, or a rename or new file in a directory."""
+    fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:

@@ -20,7 +20,7 @@ from typing import Any
 from .chain import GENESIS, Head, HeadFile, link
 from .errors import StoreError
 from .events import Event
-from .files import storage_error, sync_dir, temp_path
+from .files import storage_error, sync_path, temp_path
 
 APPLICATION_ID = 0x54436D70  # "TCmp": marks the file as a Table Companion journal
 SCHEMA_VERSION = 2
@@ -163,11 +163,7 @@ class Journal:
             db.execute("COMMIT")
             db.execute("PRAGMA journal_mode=WAL")
             db.close()
-            fd = os.open(tmp, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            sync_path(tmp)
             try:
                 os.link(tmp, self.path)
             except FileExistsError:
@@ -175,7 +171,7 @@ class Journal:
             else:
                 self.head_file.write(None)  # a head left by a journal moved away is not ours
                 self.head_file.close()
-            sync_dir(self.path.parent)
+            sync_path(self.path.parent)
         except (OSError, sqlite3.Error) as exc:
             raise storage_error(exc, self.path) from None
         finally:
@@ -443,11 +439,7 @@ class Journal:
             self._db.backup(db)
         finally:
             db.close()
-        fd = os.open(target, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        sync_path(target)
 
     def replace_with(self, source: Journal) -> None:
         """Make this journal a copy of ``source`` (restoring a backup; the caller holds the

@@ -3,7 +3,7 @@
 Usage: ``python tests/helpers/crash_writer.py DATA_DIR SEED [SECONDS]``
 
 It resumes whatever game the data directory holds (or sets one up), then submits random legal
-events from ``driver.py`` and prints the journal sequence number of each one right after
+events from ``lastbastion_driver.py`` and prints the journal sequence number of each one right after
 ``Session.submit`` returned, flushed: a printed number is an acknowledged event. When a game is
 over it sets up a new one. The parent kills it with SIGKILL at a random moment; should the
 parent die first, it stops on its own (parent gone, or SECONDS elapsed).
@@ -25,21 +25,25 @@ from companion.engine import Session
 STYLE = Style(undo_to=False)
 
 
-def main(argv: list[str]) -> int:
-    """Write events until killed; print ``resumed <version>`` first, then one seq per line."""
-    data_dir, seed = Path(argv[1]), int(argv[2])
-    seconds = float(argv[3]) if len(argv) > 3 else 30.0
+def write(data_dir: Path, seed: int, seconds: float, style: Style = STYLE) -> int:
+    """Write events until killed (or ``seconds``, or the parent gone); print ``resumed
+    <version>`` first, then one seq per acknowledged event."""
     rnd = random.Random(seed)
     parent = os.getppid()
     session = Session(data_dir)
     print(f"resumed {session.version}", flush=True)
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and os.getppid() == parent:
-        if play_one(session, rnd, STYLE) is None:
+        if play_one(session, rnd, style) is None:
             session.submit(random_setup(rnd))
         print(session.version, flush=True)
     session.close()
     return 0
+
+
+def main(argv: list[str]) -> int:
+    """``crash_writer.py DATA_DIR SEED [SECONDS]``: :func:`write` with the test's style."""
+    return write(Path(argv[1]), int(argv[2]), float(argv[3]) if len(argv) > 3 else 30.0)
 
 
 if __name__ == "__main__":

@@ -9,15 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from clitools import companion
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "examples" / "last-bastion-demo.jsonl"
-
-
-def companion(*args: str) -> subprocess.CompletedProcess:
-    """Run ``companion ARGS`` and capture what it prints."""
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=60)
 
 
 def test_games_lists_last_bastion():

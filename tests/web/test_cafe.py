@@ -19,7 +19,7 @@ import playwright.sync_api as playwright
 import pytest
 import test_e2e
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "aot_last_stand"))
 
 import aot_helpers  # noqa: E402
 from lastbastion import solo  # noqa: E402

@@ -4,14 +4,21 @@ per series, titled in the viewer's language."""
 
 from __future__ import annotations
 
-import aot_helpers as aot
-import pytest
-from lastheroes_helpers import END, kill, load, open_session, play, start, turn
-from runemasters_helpers import idle_turn, new_session, play_game, setup_event
-from test_aot_endings import full_round, teach_action
-from test_rm_endings import CARDS, EVENTS
+import sys
+from pathlib import Path
 
-from web import WebConfig, create_app
+import pytest
+
+GAMES = Path(__file__).resolve().parents[1] / "games"  # the games' own helpers and endings
+sys.path[:0] = [str(GAMES / game) for game in ("aot_last_stand", "last_heroes", "runemasters")]
+
+import aot_helpers as aot  # noqa: E402
+from lastheroes_helpers import END, kill, load, open_session, play, start, turn  # noqa: E402
+from runemasters_helpers import idle_turn, new_session, play_game, setup_event  # noqa: E402
+from test_aot_endings import full_round, teach_action  # noqa: E402
+from test_rm_endings import CARDS, EVENTS  # noqa: E402
+
+from web import WebConfig, create_app  # noqa: E402
 
 
 @pytest.fixture

@@ -12,11 +12,9 @@ from companion.i18n import render
 
 
 @pytest.fixture
-def session(tmp_path):
-    s = new_session(tmp_path)
-    s.submit(setup_event())
-    yield s
-    s.close()
+def session(table):
+    """The standard game, set up (the folder's ``table``)."""
+    return table
 
 
 def adjust(**fields):

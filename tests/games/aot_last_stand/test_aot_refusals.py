@@ -11,11 +11,9 @@ from companion.engine import RuleError
 
 
 @pytest.fixture
-def session(tmp_path):
-    s = new_session(tmp_path)
-    s.submit(setup_event())
-    yield s
-    s.close()
+def session(table):
+    """The standard game, set up (the folder's ``table``)."""
+    return table
 
 
 def round_to_step_6(session, up="pietinement", down="frenesie", **faces):

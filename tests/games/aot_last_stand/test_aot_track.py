@@ -11,7 +11,7 @@ import json
 
 import pytest
 from aot_helpers import new_session, refused, setup_event
-from test_cli import companion
+from clitools import companion
 
 from companion.engine import RuleError
 from companion.games.aot_last_stand import GAME

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from aot_helpers import NEXT, commit, new_session, play, rolls, setup_event
-from test_i18n import keys_used
+from catalogkeys import keys_used
 
 from companion.engine import Message
 from companion.games.aot_last_stand import GAME

@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from lastheroes_helpers import act, level, open_session, play, player, refused, setup_event, start
+from lastheroes_helpers import act, level, open_session, play, player, refused, setup_event
 
 
 def adjust(**fields):
@@ -16,12 +16,9 @@ def adjust(**fields):
 
 
 @pytest.fixture
-def session(tmp_path):
-    """The standard table, Ana's (Blind's) first turn."""
-    s = open_session(tmp_path)
-    start(s)
-    yield s
-    s.close()
+def session(table):
+    """The standard table, Ana's (Blind's) first turn (the folder's ``table``)."""
+    return table
 
 
 def test_a_heros_wheels(session):

@@ -44,11 +44,13 @@ def test_the_titan_phone_spends_an_ability(browser, server):  # noqa: F811
     expect(titan.locator("button[data-act=titan-ability][data-n='3']")).to_have_count(0)
     ability.click()
     at_version(viewer, version + 1)
+    at_version(titan, version + 1)  # the titan's page re-renders its forms: fill the new ones
     expect(viewer.locator("#deck")).to_contain_text("Citizens 11")
     define = titan.locator("form[data-form=titan-define]").first  # ability 2: cost unknown
     define.locator("input[name=cost]").fill("2")
     define.locator("button:not([data-act])").click()
     at_version(viewer, version + 2)
+    at_version(titan, version + 2)
     answer = titan.locator("form[data-form=titan-answer]")
     answer.locator("select[name='effects.0.op']").select_option("devour")
     answer.locator("input[name='effects.0.amount']").fill("2")

@@ -118,8 +118,9 @@ def test_the_owner_names_the_dice_of_a_photo_and_exactly_those_are_learned(app, 
         assert crop.status_code == 200 and crop.mimetype == "image/jpeg"
         image = cv2.imdecode(np.frombuffer(crop.data, np.uint8), cv2.IMREAD_COLOR)
         assert image.shape == (CROP, CROP, 3)
-    # the owner names the three dice (say red, blue and black) and leaves the holes out
-    named = [{"die": i, "face": face} for i, face in zip(real, ("red", "blue", "black"),
+    # the owner names the three dice (black, blue and red, top to bottom) and leaves the
+    # holes out
+    named = [{"die": i, "face": face} for i, face in zip(real, ("black", "blue", "red"),
                                                          strict=True)]
 
     reply = host.post("/api/dice/teach", {"photo": photo["photo"], "dice": named})

@@ -28,6 +28,7 @@ import numpy as np
 import vision
 from companion.engine.files import sync_path, write_atomic
 from vision.profile import LEARNED, forget_taught, save_taught, taught_faces, taught_path
+from vision.say import LANGUAGES
 from vision.teach import photo_dice
 
 PHOTO_SECONDS = 600.0
@@ -98,20 +99,26 @@ class DiceTeacher:
         self.data_dir, self.clock = Path(data_dir), clock
         self._photos: dict[str, Photo] = {}
         self._lock = threading.Lock()
+        self._writing = threading.Lock()  # one teaching or forgetting at a time
 
     def profiles(self) -> list[dict[str, Any]]:
         """Every profile that can be taught (learned, not pips), sorted: its faces (the shipped
         ones, then any the owner named), the examples taught per face and how many cut-outs of
-        each face the page can show."""
+        each face the page can show; ``problem`` (in each language) when its taught file cannot
+        be read, so the page says so instead of failing."""
         found = []
         for name in vision.list_profiles():
             shipped = vision.load_profile(name)
             if shipped.kind != LEARNED:
                 continue
-            taught = taught_faces(name, self.data_dir)
+            try:
+                taught, problem = taught_faces(name, self.data_dir), None
+            except vision.ProfileError as error:
+                taught, problem = {}, {lang: error.text(lang) for lang in LANGUAGES}
             faces = list(shipped.faces) + [f for f in taught if f not in shipped.faces]
             found.append({"profile": name, "faces": faces, "taught": taught,
-                          "examples": {face: len(self._examples(name, face)) for face in taught}})
+                          "examples": {face: len(self._examples(name, face)) for face in taught},
+                          "problem": problem})
         return found
 
     def take(self, frame: np.ndarray, profile: str) -> dict[str, Any]:
@@ -144,24 +151,26 @@ class DiceTeacher:
             photo = self._photos.pop(photo_id, None)
         if photo is None:
             return None
-        profile = vision.load_profile(photo.profile, self.data_dir)
         learned: dict[str, int] = {}
-        for face in dict.fromkeys(faces.values()):
-            dice = [photo.dice[i] for i, named in sorted(faces.items()) if named == face]
-            path = save_taught(profile, face, [d.vector for d in dice], self.data_dir)
-            sync_path(path)
-            sync_path(path.parent)
-            self._keep_examples(photo.profile, face, [d.crop for d in dice])
-            learned[face] = len(dice)
+        with self._writing:
+            profile = vision.load_profile(photo.profile, self.data_dir)
+            for face in dict.fromkeys(faces.values()):
+                dice = [photo.dice[i] for i, named in sorted(faces.items()) if named == face]
+                path = save_taught(profile, face, [d.vector for d in dice], self.data_dir)
+                sync_path(path)
+                sync_path(path.parent)
+                self._keep_examples(photo.profile, face, [d.crop for d in dice])
+                learned[face] = len(dice)
         return learned
 
     def forget(self, profile: str, face: str | None = None) -> int:
         """Forget what was taught for ``face`` of ``profile`` (every face when None: back to the
         shipped defaults), cut-outs included; returns how many examples were dropped."""
-        dropped = forget_taught(profile, self.data_dir, face)
-        if taught_path(profile, self.data_dir).parent.is_dir():
-            sync_path(taught_path(profile, self.data_dir).parent)
-        shutil.rmtree(self._folder(profile, face), ignore_errors=True)
+        with self._writing:
+            dropped = forget_taught(profile, self.data_dir, face)
+            if taught_path(profile, self.data_dir).parent.is_dir():
+                sync_path(taught_path(profile, self.data_dir).parent)
+            shutil.rmtree(self._folder(profile, face), ignore_errors=True)
         return dropped
 
     def example(self, profile: str, face: str, index: int) -> bytes | None:

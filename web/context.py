@@ -46,7 +46,8 @@ class Box(Protocol):
 
     def dice_profiles(self) -> list[dict[str, Any]]:
         """The die profiles the owner can teach: each ``profile``, its ``faces``, the examples
-        ``taught`` per face and how many ``examples`` (cut-outs) of each face can be shown."""
+        ``taught`` per face, how many ``examples`` (cut-outs) of each face can be shown and the
+        ``problem`` (by language, else None) when what was taught cannot be read."""
 
     def take_dice_photo(self, profile: str) -> dict[str, Any] | None:
         """Take what the camera sees as a photo for teaching ``profile``: ``photo`` (its id),

@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from .context import current
+from .context import current, request_lang
 from .errors import ApiError, read_json
 from .host import require_host, require_login
 
@@ -27,13 +27,18 @@ def awaited_profile() -> str | None:
     return template.blank.profile if template is not None else None
 
 
-def _profile(name: Any) -> dict[str, Any]:
-    """The teachable profile ``name`` as the box lists it; 404 ``dice.unknown_profile``."""
+def _profile(name: Any, usable: bool = False) -> dict[str, Any]:
+    """The teachable profile ``name`` as the box lists it; 404 ``dice.unknown_profile``, and
+    when ``usable``, 409 ``dice.unreadable`` if what was taught for it cannot be read."""
     if not isinstance(name, str) or not name:
         raise ApiError(400, "request.bad_field", field="profile", expected="a die profile")
     profiles = current().box.dice_profiles()
     for profile in profiles:
         if profile["profile"] == name:
+            if usable and profile.get("problem"):
+                problem = profile["problem"]
+                raise ApiError(409, "dice.unreadable", profile=name,
+                               problem=problem.get(request_lang(), problem["en"]))
             return profile
     raise ApiError(404, "dice.unknown_profile", profile=name,
                    known=", ".join(p["profile"] for p in profiles) or "-")
@@ -71,18 +76,18 @@ def take_photo() -> Response:
     """Take what the camera sees as a photo for teaching a profile: its id and each die found
     (the cut-outs are at ``/api/dice/photo/<id>/<index>.jpg``)."""
     require_host()
-    name = _profile(read_json({"profile"}, {"profile"})["profile"])["profile"]
+    name = _profile(read_json({"profile"}, {"profile"})["profile"], usable=True)["profile"]
     photo = current().box.take_dice_photo(name)
     if photo is None:
         raise ApiError(409, "dice.no_camera")
     return jsonify(photo)
 
 
-@bp.get("/api/dice/photo/<photo_id>/<int:index>.jpg")
-def crop(photo_id: str, index: int) -> Response:
+@bp.get("/api/dice/photo/<photo>/<int:index>.jpg")
+def crop(photo: str, index: int) -> Response:
     """The cut-out of one die of a photo, as a JPEG."""
     require_login()
-    return _jpeg(current().box.dice_crop(photo_id, index), "dice.no_crop")
+    return _jpeg(current().box.dice_crop(photo, index), "dice.no_crop")
 
 
 def _named(body: dict[str, Any], photo: dict[str, Any], faces: list[str]) -> dict[int, str]:
@@ -118,7 +123,7 @@ def teach() -> Response:
     require_host()
     body = read_json({"photo", "dice"}, {"photo", "dice"})
     photo = _photo(body["photo"])
-    profile = _profile(photo["profile"])
+    profile = _profile(photo["profile"], usable=True)
     chosen = _named(body, photo, profile["faces"])
     learned = current().box.teach_dice(body["photo"], chosen)
     if learned is None:  # expired between the check and the teaching
@@ -133,7 +138,7 @@ def forget() -> Response:
     is back to its shipped defaults)."""
     require_host()
     body = read_json({"profile", "face"}, {"profile"})
-    profile = _profile(body["profile"])
+    profile = _profile(body["profile"], usable=True)
     face = body.get("face")
     if "face" in body and not isinstance(face, str):  # a null face never means "every face"
         raise ApiError(400, "request.bad_field", field="face", expected="a face id")

@@ -25,8 +25,8 @@ def _errors(*codes: int) -> dict[str, Any]:
                403: "not a host, or CSRF token missing, used or unknown, or another site",
                404: "unknown game, action, die profile, face or photo (expired, or taught "
                     "already), no link or no camera frame",
-               409: "stale version, PIN state conflict, no unknown tag waiting, no voice, or "
-                    "no camera frame to take a photo of",
+               409: "stale version, PIN state conflict, no unknown tag waiting, no voice, "
+                    "no camera frame to take a photo of, or taught dice that cannot be read",
                413: "body too large", 415: "body is not application/json",
                422: "the rules refuse the event now, the card is unknown, or a die named is "
                     "not in the photo or a face not of its profile",
@@ -255,7 +255,7 @@ DOCUMENT: dict[str, Any] = {
                 "profile": {"type": "string"},
                 "learned": {"type": "object", "additionalProperties": {"type": "integer"}},
                 "taught": {"type": "object", "additionalProperties": {"type": "integer"}}}},
-                "learned"), **_errors(400, 403, 404, 413, 415, 422)}}},
+                "learned"), **_errors(400, 403, 404, 409, 413, 415, 422)}}},
         "/api/dice/forget": {"post": {
             "summary": "Host: forget the taught `face` of `profile`, or every taught face "
                        "(no `face`: back to the shipped defaults)",
@@ -267,7 +267,7 @@ DOCUMENT: dict[str, Any] = {
             "responses": {"200": _json({"type": "object", "properties": {
                 "profile": {"type": "string"}, "forgot": {"type": "integer"},
                 "taught": {"type": "object", "additionalProperties": {"type": "integer"}}}},
-                "forgotten"), **_errors(400, 403, 404, 413, 415)}}},
+                "forgotten"), **_errors(400, 403, 404, 409, 413, 415)}}},
         "/api/dice/example.jpg": {"get": {
             "summary": "Host: a cut-out kept of a taught face (`n`: 0 the newest)",
             "security": HOST_READ,
@@ -317,7 +317,9 @@ DOCUMENT: dict[str, Any] = {
                 "profile": {"type": "string"},
                 "faces": {"type": "array", "items": {"type": "string"}},
                 "taught": {"type": "object", "additionalProperties": {"type": "integer"}},
-                "examples": {"type": "object", "additionalProperties": {"type": "integer"}}}},
+                "examples": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "problem": {"type": ["object", "null"],
+                            "description": "the taught file cannot be read: why, by language"}}},
             "DicePhoto": {"type": "object", "properties": {
                 "photo": {"type": "string"}, "profile": {"type": "string"},
                 "dice": {"type": "array", "items": {"type": "object", "properties": {

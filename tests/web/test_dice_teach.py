@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from webtools import login
+from webtools import login, setup_event
 
 from companion import config as settings
 from hardware.box import HardwareBox
@@ -256,3 +256,31 @@ def test_a_page_without_a_box_offers_no_dice_to_teach(app):
     host = login(app)
     assert host.client.get("/api/dice").json == {"awaited": None, "profiles": []}
     assert host.post("/api/dice/photo", {"profile": COMBAT}).status_code == 404
+
+
+def test_the_profile_the_game_waits_for_comes_first(app, no_camera_box):
+    host = login(app)
+    for event in (setup_event(), {"type": "card", "id": "incube", "slot": "red.0",
+                                  "define": {"complete": True}},
+                  {"type": "move", "hero": "teagaan", "to": [0, 0]},
+                  {"type": "fight", "targets": ["red.0"]}):
+        assert host.send(event).status_code == 200
+    listed = host.client.get("/api/dice").json
+    assert listed["awaited"] == COMBAT
+    assert [p["profile"] for p in listed["profiles"]][0] == COMBAT
+
+
+def test_a_taught_file_that_cannot_be_read_is_said_not_a_server_error(app, session, camera_box):
+    path = taught_path(COMBAT, session.data_dir)
+    path.parent.mkdir(parents=True)
+    path.write_text("{not json")
+    host = login(app)
+    combat = next(p for p in host.client.get("/api/dice").json["profiles"]
+                  if p["profile"] == COMBAT)
+    assert combat["taught"] == {} and "unreadable" in combat["problem"]["en"]
+    for url, body in (("/api/dice/photo", {"profile": COMBAT}),
+                      ("/api/dice/forget", {"profile": COMBAT})):
+        reply = host.post(url, body, headers={"X-Companion-Lang": "fr"})
+        assert reply.status_code == 409 and reply.json["error"] == "dice.unreadable"
+        assert reply.json["message"].startswith("Les faces apprises pour last-bastion/combat")
+    assert path.read_text() == "{not json"  # left for the owner to see

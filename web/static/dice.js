@@ -65,6 +65,7 @@ const Dice = (() => {
   function taught(p) {
     const faces = Object.keys(p.taught);
     let html = `<h3>${esc(t("ui.dice_taught"))}</h3>`;
+    if (p.problem) return html + `<p role="alert">${esc(both(p.problem))}</p>`;
     if (!faces.length) return html + `<p>${esc(t("ui.dice_taught_none"))}</p>`;
     html += `<ul class="dice-taught">`;
     for (const face of faces) {

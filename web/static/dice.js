@@ -115,8 +115,19 @@ const Dice = (() => {
     const key = app.lang + inner;
     if (key === drawn) return;
     drawn = key;
+    const focused = section.contains(document.activeElement) ? document.activeElement : null;
     section.innerHTML = `<details data-details="dice"${state.open ? " open" : ""}>` +
       `<summary>${esc(t("ui.dice_teach"))}</summary>${inner}</details>`;
+    if (focused && focused.dataset.diceAct) refocus(section, focused.dataset);
+  }
+
+  /** Give the focus back to the control that had it before a redraw replaced it (a keyboard
+   * user naming dice one after the other keeps their place). */
+  function refocus(section, was) {
+    const same = [...section.querySelectorAll("[data-dice-act]")].find((el) =>
+      el.dataset.diceAct === was.diceAct && el.dataset.value === was.value &&
+      el.dataset.die === was.die);
+    if (same) same.focus();
   }
 
   async function takePhoto() {

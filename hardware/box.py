@@ -9,7 +9,7 @@ the box shows the last tag a previous run saw, and the doctor opens the devices 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.config import Config
 from companion.engine import Session
@@ -19,6 +19,9 @@ from . import doctor
 from .status import last_tag
 from .table import Table
 
+if TYPE_CHECKING:
+    from .teaching import DiceTeacher
+
 
 class HardwareBox:
     """The running table (None when no sensor runs) and the settings it was built from."""
@@ -27,6 +30,7 @@ class HardwareBox:
         self.session = session
         self.settings = settings
         self.table = table
+        self._teacher: DiceTeacher | None = None
 
     @property
     def running(self) -> bool:
@@ -80,3 +84,45 @@ class HardwareBox:
         from .preview import camera_view  # OpenCV: only with a camera
 
         return camera_view(tap, self.session.expects(), self.session.data_dir)
+
+    @property
+    def teacher(self) -> DiceTeacher:
+        """The dice teaching of the data directory (OpenCV is loaded on first use)."""
+        if self._teacher is None:
+            from .teaching import DiceTeacher
+
+            self._teacher = DiceTeacher(self.session.data_dir)
+        return self._teacher
+
+    def dice_profiles(self) -> list[dict[str, Any]]:
+        """The die profiles the owner can teach, with their faces and what was taught."""
+        return self.teacher.profiles()
+
+    def take_dice_photo(self, profile: str) -> dict[str, Any] | None:
+        """Take the camera's last frame as a photo for teaching ``profile`` (None: no camera
+        or no frame yet)."""
+        tap = self.table.camera if self.table is not None else None
+        last = tap.last() if tap is not None else None
+        return None if last is None else self.teacher.take(last[1], profile)
+
+    def dice_photo(self, photo: str) -> dict[str, Any] | None:
+        """The photo ``photo`` as the page sees it (None: unknown, expired or already taught)."""
+        kept = self.teacher.photo(photo)
+        return None if kept is None else kept.to_json(photo)
+
+    def dice_crop(self, photo: str, index: int) -> bytes | None:
+        """The cut-out (JPEG) of die ``index`` of ``photo``, or None."""
+        kept = self.teacher.photo(photo)
+        return kept.dice[index].crop if kept is not None and 0 <= index < len(kept.dice) else None
+
+    def teach_dice(self, photo: str, faces: dict[int, str]) -> dict[str, int] | None:
+        """Learn each named die of ``photo`` as its face; how many dice each face learned."""
+        return self.teacher.teach(photo, faces)
+
+    def forget_dice(self, profile: str, face: str | None) -> int:
+        """Forget one taught face of ``profile``, or all of them (None)."""
+        return self.teacher.forget(profile, face)
+
+    def dice_example(self, profile: str, face: str, index: int) -> bytes | None:
+        """A cut-out (JPEG) kept of a taught face, newest first, or None."""
+        return self.teacher.example(profile, face, index)

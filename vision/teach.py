@@ -31,13 +31,27 @@ class Taught:
     kept: tuple[int, ...]
 
 
+def photo_dice(image: np.ndarray) -> list[tuple[tuple[int, int, int, int], list[float] | None]]:
+    """Every die the detector finds in one photo, clearest first: its box and its feature
+    vector (``None`` for a die whose face cannot be described), so a caller can learn exactly
+    the dice the owner named (the host page's dice teaching)."""
+    image = as_bgr(image)
+    found = sorted(shipped().detect(image), key=lambda f: -f.score)
+    blobs = [die_pixels(image, f.box) for f in found]
+    vectors = iter(describe(image, [b for b in blobs if b is not None]))
+    dice = []
+    for f, blob in zip(found, blobs, strict=True):
+        vector = None if blob is None else next(vectors)
+        dice.append((f.box if blob is None else blob.box,
+                     None if vector is None else vector.tolist()))
+    return dice
+
+
 def photo_vectors(image: np.ndarray, count: int | None = None) -> tuple[list[list[float]], int]:
     """Feature vectors of the ``count`` clearest dice in one photo (every die when ``None``),
     and how many dice the detector found there."""
-    image = as_bgr(image)
-    found = sorted(shipped().detect(image), key=lambda f: -f.score)
-    blobs = [b for f in found[:count] if (b := die_pixels(image, f.box)) is not None]
-    return [v.tolist() for v in describe(image, blobs) if v is not None], len(found)
+    dice = photo_dice(image)
+    return [v for _, v in dice[:count] if v is not None], len(dice)
 
 
 def face_vectors(images: Iterable[np.ndarray]) -> list[list[float]]:

@@ -13,7 +13,7 @@ from flask import Flask
 from companion.engine import Session
 from companion.simulator import Simulator
 
-from . import api, definitions, errors, history, host, link, openapi, pages, preview, roles
+from . import api, definitions, dice, errors, history, host, link, openapi, pages, preview, roles
 from .auth import HostSessions, LoginLimiter, PinStore, RoleTokens, SetupCode
 from .box import bp as box_bp
 from .compress import gzip_response
@@ -48,7 +48,7 @@ def create_app(session: Session, config: WebConfig | None = None,
         limiter=LoginLimiter(config.login_attempts, config.login_window),
         simulator=Simulator(session, config.seed) if config.simulate else None,
         box=box or NoBox(), roles=RoleTokens(), setup=SetupCode(pins))
-    for module in (api, definitions, host, history, link, openapi, pages, preview, roles):
+    for module in (api, definitions, dice, host, history, link, openapi, pages, preview, roles):
         app.register_blueprint(module.bp)
     app.register_blueprint(box_bp)
     app.after_request(host.attach_csrf)

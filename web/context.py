@@ -44,6 +44,34 @@ class Box(Protocol):
     def tags(self) -> TagMap | None:
         """The tag map the running sensors hold (None: read the data directory's file)."""
 
+    def dice_profiles(self) -> list[dict[str, Any]]:
+        """The die profiles the owner can teach: each ``profile``, its ``faces``, the examples
+        ``taught`` per face, how many ``examples`` (cut-outs) of each face can be shown and the
+        ``problem`` (by language, else None) when what was taught cannot be read."""
+
+    def take_dice_photo(self, profile: str) -> dict[str, Any] | None:
+        """Take what the camera sees as a photo for teaching ``profile``: ``photo`` (its id),
+        ``profile`` and ``dice`` (each ``index`` and ``reading``); None: no camera frame."""
+
+    def dice_photo(self, photo: str) -> dict[str, Any] | None:
+        """The photo ``photo`` as :meth:`take_dice_photo` gave it (None: unknown, expired or
+        already taught)."""
+
+    def dice_crop(self, photo: str, index: int) -> bytes | None:
+        """The cut-out of die ``index`` of ``photo`` as a JPEG (None: no such photo or die)."""
+
+    def teach_dice(self, photo: str, faces: dict[int, str]) -> dict[str, int] | None:
+        """Learn die ``i`` of ``photo`` as face ``faces[i]`` for each ``i`` named, and nothing
+        else; returns how many dice each face learned, once on disk (None: no such photo).
+        The faces and indexes were checked against :meth:`dice_profiles` and the photo."""
+
+    def forget_dice(self, profile: str, face: str | None) -> int:
+        """Forget a taught ``face`` of ``profile`` (None: every face, back to the shipped
+        defaults); returns how many examples were dropped."""
+
+    def dice_example(self, profile: str, face: str, index: int) -> bytes | None:
+        """The ``index``-th cut-out kept of a taught face, newest first, as a JPEG, or None."""
+
 
 class NoBox:
     """The box of an app given none (tests, a page without a table): nothing runs."""
@@ -72,6 +100,34 @@ class NoBox:
 
     def tags(self) -> TagMap | None:
         """No sensors hold the tag map."""
+        return None
+
+    def dice_profiles(self) -> list[dict[str, Any]]:
+        """Nothing to teach without a box."""
+        return []
+
+    def take_dice_photo(self, profile: str) -> dict[str, Any] | None:
+        """No camera."""
+        return None
+
+    def dice_photo(self, photo: str) -> dict[str, Any] | None:
+        """No photo was ever taken."""
+        return None
+
+    def dice_crop(self, photo: str, index: int) -> bytes | None:
+        """No photo was ever taken."""
+        return None
+
+    def teach_dice(self, photo: str, faces: dict[int, str]) -> dict[str, int] | None:
+        """No photo was ever taken."""
+        return None
+
+    def forget_dice(self, profile: str, face: str | None) -> int:
+        """Nothing was taught."""
+        return 0
+
+    def dice_example(self, profile: str, face: str, index: int) -> bytes | None:
+        """Nothing was taught."""
         return None
 
 

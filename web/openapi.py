@@ -23,10 +23,13 @@ def _errors(*codes: int) -> dict[str, Any]:
                     "text length), event refused as malformed, or a Host not this machine's",
                401: "wrong PIN or setup code",
                403: "not a host, or CSRF token missing, used or unknown, or another site",
-               404: "unknown game or action, no link or no camera frame",
-               409: "stale version, PIN state conflict, no unknown tag waiting, or no voice",
+               404: "unknown game, action, die profile, face or photo (expired, or taught "
+                    "already), no link or no camera frame",
+               409: "stale version, PIN state conflict, no unknown tag waiting, no voice, "
+                    "no camera frame to take a photo of, or taught dice that cannot be read",
                413: "body too large", 415: "body is not application/json",
-               422: "the rules refuse the event now, or the card is unknown",
+               422: "the rules refuse the event now, the card is unknown, or a die named is "
+                    "not in the photo or a face not of its profile",
                429: "too many PIN attempts (Retry-After says how long to wait)",
                503: "too many live streams open, from this address or in all (Retry-After)"}
     return {str(c): _json(ERROR, reasons[c]) for c in codes}
@@ -209,6 +212,73 @@ DOCUMENT: dict[str, Any] = {
             "security": HOST_READ,
             "responses": {"200": {"description": "JPEG", "content": {"image/jpeg": {}}},
                           **_errors(403, 404)}}},
+        "/api/dice": {"get": {
+            "summary": "Host: the die profiles the owner can teach (the one the game awaits "
+                       "first), each with its faces, the examples taught per face and how many "
+                       "cut-outs of each can be shown",
+            "security": HOST_READ,
+            "responses": {"200": _json({"type": "object", "properties": {
+                "awaited": {"type": ["string", "null"]},
+                "profiles": {"type": "array", "items": {"$ref": "#/components/schemas/"
+                                                                "DiceProfile"}}}},
+                "profiles"), **_errors(403)}}},
+        "/api/dice/photo": {"post": {
+            "summary": "Host: take what the camera sees as a photo for teaching `profile`, kept "
+                       "ten minutes: its id and each die found, with its reading",
+            "security": HOST,
+            "requestBody": _body({"type": "object", "required": ["profile"],
+                                  "additionalProperties": False,
+                                  "properties": {"profile": {"type": "string"}}}),
+            "responses": {"200": _json({"$ref": "#/components/schemas/DicePhoto"}, "the photo"),
+                          **_errors(400, 403, 404, 409, 413, 415)}}},
+        "/api/dice/photo/{photo}/{index}.jpg": {"get": {
+            "summary": "Host: one die of a photo, cut out", "security": HOST_READ,
+            "parameters": [{"name": "photo", "in": "path", "required": True,
+                            "schema": {"type": "string"}},
+                           {"name": "index", "in": "path", "required": True,
+                            "schema": {"type": "integer", "minimum": 0}}],
+            "responses": {"200": {"description": "JPEG", "content": {"image/jpeg": {}}},
+                          **_errors(403, 404)}}},
+        "/api/dice/teach": {"post": {
+            "summary": "Host: learn the dice of a photo the owner named, and no other; answers "
+                       "once it is on disk (the photo is then forgotten)",
+            "security": HOST,
+            "requestBody": _body({"type": "object", "required": ["photo", "dice"],
+                                  "additionalProperties": False, "properties": {
+                                      "photo": {"type": "string"},
+                                      "dice": {"type": "array", "minItems": 1, "items": {
+                                          "type": "object", "required": ["die", "face"],
+                                          "additionalProperties": False, "properties": {
+                                              "die": {"type": "integer", "minimum": 0},
+                                              "face": {"type": "string"}}}}}}),
+            "responses": {"200": _json({"type": "object", "properties": {
+                "profile": {"type": "string"},
+                "learned": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "taught": {"type": "object", "additionalProperties": {"type": "integer"}}}},
+                "learned"), **_errors(400, 403, 404, 409, 413, 415, 422)}}},
+        "/api/dice/forget": {"post": {
+            "summary": "Host: forget the taught `face` of `profile`, or every taught face "
+                       "(no `face`: back to the shipped defaults)",
+            "security": HOST,
+            "requestBody": _body({"type": "object", "required": ["profile"],
+                                  "additionalProperties": False,
+                                  "properties": {"profile": {"type": "string"},
+                                                 "face": {"type": "string"}}}),
+            "responses": {"200": _json({"type": "object", "properties": {
+                "profile": {"type": "string"}, "forgot": {"type": "integer"},
+                "taught": {"type": "object", "additionalProperties": {"type": "integer"}}}},
+                "forgotten"), **_errors(400, 403, 404, 409, 413, 415)}}},
+        "/api/dice/example.jpg": {"get": {
+            "summary": "Host: a cut-out kept of a taught face (`n`: 0 the newest)",
+            "security": HOST_READ,
+            "parameters": [{"name": "profile", "in": "query", "required": True,
+                            "schema": {"type": "string"}},
+                           {"name": "face", "in": "query", "required": True,
+                            "schema": {"type": "string"}},
+                           {"name": "n", "in": "query", "schema": {"type": "integer",
+                                                                   "minimum": 0}}],
+            "responses": {"200": {"description": "JPEG", "content": {"image/jpeg": {}}},
+                          **_errors(400, 403, 404)}}},
         "/api/history": {"get": {"summary": "Every game, newest first, with score sheet and "
                                             "turn-by-turn series; the current game's history",
                                  "responses": {"200": _json({"type": "object"}, "games")}}},
@@ -243,6 +313,18 @@ DOCUMENT: dict[str, Any] = {
                 "last_tag": {"type": ["object", "null"]},
                 "pending_tag": {"type": ["object", "null"], "properties": {
                     "uid": {"type": "string"}, "seconds_left": {"type": "integer"}}}}},
+            "DiceProfile": {"type": "object", "properties": {
+                "profile": {"type": "string"},
+                "faces": {"type": "array", "items": {"type": "string"}},
+                "taught": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "examples": {"type": "object", "additionalProperties": {"type": "integer"}},
+                "problem": {"type": ["object", "null"],
+                            "description": "the taught file cannot be read: why, by language"}}},
+            "DicePhoto": {"type": "object", "properties": {
+                "photo": {"type": "string"}, "profile": {"type": "string"},
+                "dice": {"type": "array", "items": {"type": "object", "properties": {
+                    "index": {"type": "integer"},
+                    "reading": {"type": ["string", "null"]}}}}}},
             "Kind": {"type": "object", "properties": {
                 "kind": {"type": "string"},
                 "fields": {"type": "array", "items": {"$ref": "#/components/schemas/Field"}},

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from webtools import PIN, login, setup_event
 
@@ -133,8 +135,7 @@ def test_helper_gives_exact_odds_of_a_declared_fight(playing):
 def test_openapi_documents_every_api_route(app, viewer):
     doc = viewer.get("/api/openapi.json").json
     assert doc["openapi"].startswith("3.")
-    routes = {rule.rule.replace("<action>", "{action}").replace("<int:game_id>", "{game_id}")
-              .replace("<role>", "{role}")
+    routes = {re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)  # <int:game_id>: {game_id}
               for rule in app.url_map.iter_rules() if rule.rule.startswith("/api/")}
     assert routes == set(doc["paths"])
 

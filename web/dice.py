@@ -62,11 +62,15 @@ def _jpeg(data: bytes | None, key: str) -> Response:
 
 @bp.get("/api/dice")
 def profiles() -> Response:
-    """The profiles the owner can teach (the one the game waits for first) and what each was
-    taught."""
+    """The profiles the owner can teach for the game on the table (every installed one when the
+    game declares none; the one the game waits for first) and what each was taught."""
     require_login()
     awaited = awaited_profile()
     found = current().box.dice_profiles()
+    game = current().session.game
+    game_dice = game.capabilities.dice if game is not None else ()
+    if any(p["profile"] in game_dice for p in found):
+        found = [p for p in found if p["profile"] in game_dice]
     found.sort(key=lambda p: p["profile"] != awaited)
     return jsonify({"awaited": awaited, "profiles": found})
 

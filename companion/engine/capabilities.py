@@ -47,6 +47,8 @@ class Capabilities:
     - ``schemas``: what the owner may teach, by kind (the teach forms are built from them).
     - ``pickers(definitions, seen)``: the host page's card picker data, when the generic list of
       ids by kind is not enough.
+    - ``dice``: the die profiles the game reads with the camera (the host's dice teaching offers
+      these, not every profile installed).
     - ``invent(state, rng)``: a card made up for the simulated table when the owner has taught
       none the deck can give (its ``card`` event fields), or None.
     """
@@ -61,3 +63,4 @@ class Capabilities:
     schemas: Mapping[str, Schema] = field(default_factory=dict)
     pickers: Callable[[dict[str, Any], list[str]], dict[str, Any]] | None = None
     invent: Callable[[State, random.Random], dict[str, Any]] | None = None
+    dice: tuple[str, ...] = ()

@@ -270,6 +270,15 @@ def test_the_profile_the_game_waits_for_comes_first(app, no_camera_box):
     assert [p["profile"] for p in listed["profiles"]][0] == COMBAT
 
 
+def test_only_the_dice_of_the_game_on_the_table_are_offered(app, no_camera_box):
+    host = login(app)
+    before = {p["profile"] for p in host.client.get("/api/dice").json["profiles"]}
+    assert "runemasters/rune" in before  # no game yet: every teachable profile
+    assert host.send(setup_event()).status_code == 200
+    offered = [p["profile"] for p in host.client.get("/api/dice").json["profiles"]]
+    assert sorted(offered) == sorted([COMBAT, "last-bastion/corruption"])
+
+
 def test_a_taught_file_that_cannot_be_read_is_said_not_a_server_error(app, session, camera_box):
     path = taught_path(COMBAT, session.data_dir)
     path.parent.mkdir(parents=True)

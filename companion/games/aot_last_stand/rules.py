@@ -70,7 +70,7 @@ class LastStand(RulesGame):
         whose own phone sees and sends more than the shared page."""
         return Capabilities(page=Path(__file__).parent / "page.js", tally=self.tally,
                             names=self.names, schemas=CATALOG.schemas, warnings=WARNINGS,
-                            roles=Roles(ROLES, self.role_view, self.check_role))
+                            roles=Roles(ROLES, self.role_view, self.check_role), dice=(PROFILE,))
 
     def setup(self, options: dict[str, Any]) -> Step:
         """Build the table from the setup event; the Titan commits its cards first."""

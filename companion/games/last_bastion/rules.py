@@ -21,7 +21,7 @@ from . import odds
 from .catalog import CATALOG, DATA
 from .flow import run, start_turn
 from .handlers import HANDLERS
-from .prompts import expects, prompts
+from .prompts import COMBAT, CORRUPTION, expects, prompts
 from .schemas import EVENTS
 from .setup import initial_state
 from .simulated import invent
@@ -48,7 +48,7 @@ class LastBastion(RulesGame):
         return Capabilities(
             flagship=True, page=Path(__file__).parent / "page.js", helper=odds.helper,
             tally=self.tally, names=self.names, warnings=WARNINGS, schemas=CATALOG.schemas,
-            pickers=pickers, invent=invent)
+            pickers=pickers, invent=invent, dice=(COMBAT, CORRUPTION))
 
     def setup(self, options: dict[str, Any]) -> Step:
         """Build the table from the setup event and play up to the first thing the table must do."""

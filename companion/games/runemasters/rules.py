@@ -51,7 +51,8 @@ class Runemasters(RulesGame):
     def capabilities(self) -> Capabilities:
         """The charts, names, page and warnings of this game."""
         return Capabilities(page=Path(__file__).parent / "page.js", tally=self.tally,
-                            names=self.names, schemas=CATALOG.schemas, warnings=WARNINGS)
+                            names=self.names, schemas=CATALOG.schemas, warnings=WARNINGS,
+                            dice=(PROFILE,))
 
     def setup(self, options: dict[str, Any]) -> Step:
         """Build the table from the setup event; the first three monsters are drawn next."""

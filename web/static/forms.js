@@ -1,7 +1,8 @@
 // Host controls generated from a small per-game description of its events: a form per event
 // the game accepts now (fields: choice, multi, number, text with an optional placeholder, check,
-// yesno, pay), dice faces to tap for the expected profile, the options of a choice and the prompts'
-// answers as buttons.
+// yesno, pay; an event without fields is one button), dice faces to tap for the expected
+// profile, the options of a choice and the prompts' answers as buttons, and first the game's
+// one-tap actions (``view.taps``, events its rules take now).
 "use strict";
 
 const Controls = (() => {
@@ -84,9 +85,14 @@ const Controls = (() => {
    * host controls at every change of the table, and a form stays as the host left it. */
   const unfolded = {};
 
-  /** A form per event of ``events`` the description knows, folded (the first one open). */
+  /** A form per event of ``events`` the description knows, folded (the first one open); an
+   * event without fields (end the turn) is a button of its own, one tap. */
   function eventForms(description, view, events) {
-    return events.filter((type) => description[type]).map((type, i) => {
+    const bare = events.filter((type) => description[type] && !description[type].fields);
+    const row = bare.length ? `<div class="row">` + bare.map((type) => button("event",
+      t("ui.event_" + type), `data-event="${type}"`)).join("") + "</div>" : "";
+    return row + events.filter((type) => description[type] && description[type].fields)
+      .map((type, i) => {
       const fields = description[type].fields || [];
       const open = unfolded[type] ?? i === 0;
       return `<details data-details="event-${type}"${open ? " open" : ""}><summary>` +
@@ -129,10 +135,17 @@ const Controls = (() => {
       `data-index="${i}"`)).join("") + "</div>";
   }
 
+  /** The game's one-tap actions (``view.taps``: events the rules take now), each a button
+   * labelled by the game's ``tapLabel``. */
+  const tapRow = (view, tapLabel) => (view.taps && view.taps.length && tapLabel
+    ? `<h3>${esc(t("ui.one_tap"))}</h3><div class="row taps">` + view.taps.map((event, i) =>
+      button("tap", tapLabel(view, event), `data-index="${i}"`)).join("") + "</div>" : "");
+
   /** Everything generated for a game: host controls, and the forms and actions they use. */
-  function make({description, faces, symbol, diceEvent, optionEvent, optionLabel, extra}) {
+  function make({description, faces, symbol, diceEvent, optionEvent, optionLabel, extra,
+    tapLabel}) {
     const host = (view, expects) => {
-      let html = "";
+      let html = tapRow(view, tapLabel);
       if (expects.kind === "dice" && faces[expects.profile]) {
         html += diceTapper(faces[expects.profile], expects.count || 1, symbol);
       }
@@ -152,6 +165,8 @@ const Controls = (() => {
         app.pick.dice.slice(0, app.pic.view.expects.count || 1))),
       option: (el) => send(optionEvent(app.pic.view, app.pic.view.expects.options[
         el.dataset.index])),
+      tap: (el) => send(app.pic.view.taps[el.dataset.index]),
+      event: (el) => send({type: el.dataset.event}),
     };
     return {host, forms, actions};
   }

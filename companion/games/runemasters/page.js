@@ -117,7 +117,23 @@ const DESCRIPTION = {
   build: (f) => (f.wounds === undefined ? f : {...f, wounds: Controls.list(f.wounds, true)})},
 };
 
+/** A one-tap action's label: the die and its rune, then what it does ("Die 1 ● blue: hit
+ * Shadow", "Die 2 ◆ violet: go to the red path", "Die 3 ♣ green: charge the Ultimate"). */
+function tapLabel(view, event) {
+  const index = event.die ?? event.dice[0];
+  const face = view.dice[index].face;
+  const die = `${t("ui.die_n", {n: index + 1})} ${SYMBOL[face] || ""} ${name(face)}`;
+  if (event.type === "hit") {
+    const path = view.paths[view.guardians[view.active].path];
+    const first = path.spaces.find(Boolean);
+    return t("ui.rm_tap_hit", {die, monster: first ? both(first.name) : "?"});
+  }
+  if (event.type === "move") return t("ui.rm_tap_move", {die, path: name(event.to)});
+  return t("ui.rm_tap_charge", {die});
+}
+
 const controls = Controls.make({
+  tapLabel,
   description: DESCRIPTION, faces: {"runemasters/rune": RUNES}, symbol: (f) => SYMBOL[f],
   diceEvent: {handles: ["dice"], build: (_view, faces) => ({type: "dice", faces})},
   optionEvent: (view, o) => ({type: view.expects.events[0], guardian: o}),

@@ -59,6 +59,8 @@ RM_SETUP = {"type": "setup", "game": "runemasters", "difficulty": "novice",
 """Two guardians; the monsters' weak points and rewards taught with the set-up, as an owner
 who has taught the box (they are not public: the tests' made-up ones, see
 tests/games/runemasters/runemasters_helpers.py)."""
+LH_OPENING = 7
+"""The Last Heroes demo's set-up and its six charger cards (the opening, not a turn)."""
 
 
 class Phone:
@@ -258,7 +260,54 @@ def runemasters(phone: Phone, record: Callable[[str, tuple], None]) -> None:
         record(f"guardian, {hits} hit{'s' if hits != 1 else ''}", start)
 
 
-GAMES = {"last-bastion": (SETUP, last_bastion), "runemasters": (RM_SETUP, runemasters)}
+def demo(game: str) -> list[dict]:
+    """The events of the game's demo (examples/<game>-demo.jsonl), in order."""
+    lines = (ROOT / "examples" / f"{game}-demo.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.startswith("{")]
+
+
+def fill(phone: Phone, event: dict) -> None:
+    """Send ``event`` from the game's generated host controls, as the host would: its button
+    when it has no fields, else its form (unfolded if folded), a choice picked (two taps: open
+    the list, pick), each box of a multiple choice ticked, a text typed, then Send."""
+    kind = event["type"]
+    bare = f"button[data-act=event][data-event={kind}]"
+    if phone.page.locator(bare).count():
+        phone.tap(bare)
+        return
+    form = f"form[data-form=event][data-event={kind}]"
+    if not phone.page.locator(form).is_visible():
+        phone.tap(f"details[data-details=event-{kind}] > summary", sends=False)
+    for field, value in event.items():
+        where = phone.page.locator(f"{form} [name='{field}']")
+        if field == "type":
+            continue
+        if isinstance(value, list):
+            for item in value:
+                phone.tap(f"{form} input[name='{field}'][value='{item}']", sends=False)
+        elif where.first.evaluate("(e) => e.tagName") == "SELECT":
+            if where.first.input_value() != str(value):
+                where.first.select_option(str(value))
+                phone.taps += 2
+        else:
+            phone.type(f"{form} [name='{field}']", str(value))
+    phone.tap(f"{form} button")
+
+
+def last_heroes(phone: Phone, record: Callable[[str, tuple], None]) -> None:
+    """The demo's turns played from the page (the chargers were loaded over the API with the
+    set-up): the card played (its id typed), a monster killed, End the turn."""
+    turn, start = [], phone.mark()
+    for event in demo("last-heroes")[LH_OPENING:]:
+        fill(phone, event)
+        turn.append(event["type"])
+        if event["type"] == "end_turn":
+            record(" + ".join(turn), start)
+            turn, start = [], phone.mark()
+
+
+GAMES = {"last-bastion": ([SETUP], last_bastion), "runemasters": ([RM_SETUP], runemasters),
+         "last-heroes": (demo("last-heroes")[:LH_OPENING], last_heroes)}
 
 
 def play(game: str, results: list[tuple[str, int, int, float]]) -> None:
@@ -268,7 +317,9 @@ def play(game: str, results: list[tuple[str, int, int, float]]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         process, url, code = start_server(Path(tmp) / "data")
         try:
-            api(url, code)(setup)
+            send = api(url, code)
+            for event in setup:
+                send(event)
             with pw.sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()

@@ -77,6 +77,8 @@ class Phone:
         before = self.version()
         self.page.locator(selector).first.click()
         self.taps += 1
+        if os.environ.get("TAPS_TRACE"):
+            print("  tap", selector, file=sys.stderr)
         if sends and not self.until(f"app.version > {before}"):
             said = self.page.evaluate("app.refusal && app.refusal.message")
             raise RuntimeError(f"{selector}: nothing happened ({said})")
@@ -268,8 +270,9 @@ def demo(game: str) -> list[dict]:
 
 def fill(phone: Phone, event: dict) -> None:
     """Send ``event`` from the game's generated host controls, as the host would: its button
-    when it has no fields, else its form (unfolded if folded), a choice picked (two taps: open
-    the list, pick), each box of a multiple choice ticked, a text typed, then Send."""
+    when it has no fields, else its form (unfolded if folded), a chip tapped (unless already
+    chosen), a choice from a list picked (two taps: open the list, pick), each chip of a multiple
+    choice tapped, a text typed, then Send."""
     kind = event["type"]
     bare = f"button[data-act=event][data-event={kind}]"
     if phone.page.locator(bare).count():
@@ -280,11 +283,15 @@ def fill(phone: Phone, event: dict) -> None:
         phone.tap(f"details[data-details=event-{kind}] > summary", sends=False)
     for field, value in event.items():
         where = phone.page.locator(f"{form} [name='{field}']")
+        chip = f"{form} label.pick:has(input[name='{field}'][value='%s'])"
         if field == "type":
             continue
         if isinstance(value, list):
             for item in value:
-                phone.tap(f"{form} input[name='{field}'][value='{item}']", sends=False)
+                phone.tap(chip % item, sends=False)
+        elif where.first.get_attribute("type") == "radio":
+            if not phone.page.locator(chip % value + " input").is_checked():
+                phone.tap(chip % value, sends=False)
         elif where.first.evaluate("(e) => e.tagName") == "SELECT":
             if where.first.input_value() != str(value):
                 where.first.select_option(str(value))
@@ -306,8 +313,34 @@ def last_heroes(phone: Phone, record: Callable[[str, tuple], None]) -> None:
             turn, start = [], phone.mark()
 
 
+def attack_on_titan(phone: Phone, record: Callable[[str, tuple], None]) -> None:
+    """Rounds played from the page, as the demo's Titan commits its cards (the two Action cards
+    typed by id): each hero's five dice (Roll, standing for the camera), the Titan's step done,
+    the given-back dice rerolled, each Action card resolved with nothing paid, the heroes' step
+    done. A round is the game's turn («Déroulement de la partie»)."""
+    commits = [e for e in demo("aot-last-stand") if e["type"] == "commit"]
+    for commit in commits:
+        if phone.page.evaluate("app.pic.view.status") != "playing":
+            break
+        start = phone.mark()
+        fill(phone, commit)
+        while phone.page.evaluate("app.pic.view.step") != 1 and \
+                phone.page.evaluate("app.pic.view.status") == "playing":
+            expects = phone.expects()
+            if any((t.get("blank") or {}).get("kind") == "dice" for t in expects["templates"]):
+                phone.tap("button[data-act=roll]")
+            elif "resolve" in expects["events"]:
+                fill(phone, {"type": "resolve"})
+            elif "next" in expects["events"]:
+                fill(phone, {"type": "next"})
+            else:
+                raise RuntimeError(f"the script does not know {expects}")
+        record("round", start)
+
+
 GAMES = {"last-bastion": ([SETUP], last_bastion), "runemasters": ([RM_SETUP], runemasters),
-         "last-heroes": (demo("last-heroes")[:LH_OPENING], last_heroes)}
+         "last-heroes": (demo("last-heroes")[:LH_OPENING], last_heroes),
+         "aot-last-stand": (demo("aot-last-stand")[:3], attack_on_titan)}
 
 
 def play(game: str, results: list[tuple[str, int, int, float]]) -> None:

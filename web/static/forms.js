@@ -1,5 +1,6 @@
 // Host controls generated from a small per-game description of its events: a form per event
-// the game accepts now (fields: choice, multi, number, text with an optional placeholder, check,
+// the game accepts now (fields: choice (a list, or with ``chips`` a row of one-tap chips),
+// multi (chips to tick), number, text with an optional placeholder, check,
 // yesno, pay; an event without fields is one button), dice faces to tap for the expected
 // profile, the options of a choice and the prompts' answers as buttons, and first the game's
 // one-tap actions (``view.taps``, events its rules take now).
@@ -16,6 +17,13 @@ const Controls = (() => {
     const values = spec.from ? spec.from(view) : [];
     const value = spec.value === undefined ? undefined
       : (typeof spec.value === "function" ? spec.value(view) : spec.value);
+    const pick = (type, v, checked) => `<label class="pick"><input type="${type}" ` +
+      `name="${spec.name}" value="${esc(v)}"${checked ? " checked" : ""}><span>` +
+      `${esc(show(spec, v))}</span></label>`;
+    if (spec.kind === "choice" && spec.chips) {  // a few short options: one tap each
+      return `<fieldset><legend>${head}</legend><span class="chips">` +
+        values.map((v) => pick("radio", v, v === value)).join("") + "</span></fieldset>";
+    }
     if (spec.kind === "choice") {
       return `<label>${head}<select name="${spec.name}">` +
         (spec.optional ? '<option value="">—</option>' : "") +
@@ -23,9 +31,8 @@ const Controls = (() => {
           `${esc(show(spec, v))}</option>`).join("") + "</select></label>";
     }
     if (spec.kind === "multi") {
-      return `<fieldset><legend>${head}</legend>` + values.map((v) => `<label><input ` +
-        `type="checkbox" name="${spec.name}" value="${esc(v)}"> ${esc(show(spec, v))}</label>`)
-        .join(" ") + "</fieldset>";
+      return `<fieldset><legend>${head}</legend><span class="chips">` +
+        values.map((v) => pick("checkbox", v, false)).join("") + "</span></fieldset>";
     }
     if (spec.kind === "check") {
       return `<label><input type="checkbox" name="${spec.name}"> ${esc(label(spec))}</label>`;
@@ -135,17 +142,16 @@ const Controls = (() => {
       `data-index="${i}"`)).join("") + "</div>";
   }
 
-  /** The game's one-tap actions (``view.taps``: events the rules take now), each a button
-   * labelled by the game's ``tapLabel``. */
-  const tapRow = (view, tapLabel) => (view.taps && view.taps.length && tapLabel
-    ? `<h3>${esc(t("ui.one_tap"))}</h3><div class="row taps">` + view.taps.map((event, i) =>
-      button("tap", tapLabel(view, event), `data-index="${i}"`)).join("") + "</div>" : "");
+  /** One of the game's one-tap actions (``view.taps[index]``, an event its rules take now):
+   * a short label, and the whole sentence for a screen reader. */
+  const tapButton = (index, label, said) => button("tap", label,
+    `data-index="${index}" aria-label="${esc(said)}"`);
 
-  /** Everything generated for a game: host controls, and the forms and actions they use. */
-  function make({description, faces, symbol, diceEvent, optionEvent, optionLabel, extra,
-    tapLabel}) {
+  /** Everything generated for a game: host controls, and the forms and actions they use;
+   * ``taps(view)`` draws the game's one-tap actions first (with :func:`tapButton`). */
+  function make({description, faces, symbol, diceEvent, optionEvent, optionLabel, extra, taps}) {
     const host = (view, expects) => {
-      let html = tapRow(view, tapLabel);
+      let html = taps && view.taps && view.taps.length ? taps(view) : "";
       if (expects.kind === "dice" && faces[expects.profile]) {
         html += diceTapper(faces[expects.profile], expects.count || 1, symbol);
       }
@@ -174,5 +180,5 @@ const Controls = (() => {
   /** Remember that the host folded or unfolded an event's form. */
   const fold = (type, open) => { unfolded[type] = open; };
 
-  return {make, field, read, list, eventForms, eventFrom, fold};
+  return {make, field, read, list, eventForms, eventFrom, fold, tapButton};
 })();

@@ -107,8 +107,9 @@ class Runemasters(RulesGame):
         """What each unused die may do now in one tap, the rules asked first: hit the monster in
         contact, go to another path, charge the Ultimate («Touchez ce point faible OU
         déplacez-vous sur ce chemin», «Chargez votre Pouvoir ultime», rulebook "Actions liées aux
-        runes"). Only the events the rules take from this very table are offered; a pair to
-        block, a reroll or a mark stay in their forms."""
+        runes"); and releasing the Mana on the monster in contact («Libérer tout votre Mana»,
+        "Actions spéciales"). Only the events the rules take from this very table are offered;
+        a pair to block, a reroll or a mark stay in their forms."""
         if state["phase"] != "actions":
             return []
         taps = []
@@ -119,7 +120,7 @@ class Runemasters(RulesGame):
                      *({"type": "move", "die": index, "to": path} for path in state["paths"]),
                      {"type": "charge", "dice": [index]}]
             taps += [event for event in tries if self._takes(state, event)]
-        return taps
+        return taps + [e for e in ({"type": "release"},) if self._takes(state, e)]
 
     def _takes(self, state: State, event: dict[str, Any]) -> bool:
         """Whether the rules take ``event`` now (tried on a copy; the table is not touched)."""

@@ -85,6 +85,9 @@ def test_an_attack_on_titan_round_fits_the_first_screen(browser, server):  # noq
     page.fill("form[data-event=commit] input[name=up]", commit["up"])
     page.fill("form[data-event=commit] input[name=down]", commit["down"])
     step(page, "form[data-event=commit] button")
+    # «Une fois que tous les Héros sont satisfaits de leurs dés, l'étape 2 est terminée»
+    # (attack-on-titan-last-stand.fr.txt, step 2): no end of step before every hero has rolled
+    assert page.locator("button[data-act=event][data-event=next]").count() == 0
     while page.evaluate("app.pic.view.step") != 1:
         templates = page.evaluate("app.pic.view.expects.templates")
         events = page.evaluate("app.pic.view.expects.events")

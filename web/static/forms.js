@@ -1,7 +1,8 @@
 // Host controls generated from a small per-game description of its events: a form per event
 // the game accepts now (fields: choice (a list, or with ``chips`` a row of one-tap chips),
 // multi (chips to tick), number, text with an optional placeholder, check,
-// yesno, pay; an event without fields is one button), dice faces to tap for the expected
+// yesno, pay; an event without fields is one button; ``when(view)`` leaves out an event the
+// rules would refuse now), dice faces to tap for the expected
 // profile, the options of a choice and the prompts' answers as buttons, and first the game's
 // one-tap actions (``view.taps``, events its rules take now).
 "use strict";
@@ -95,10 +96,13 @@ const Controls = (() => {
   /** A form per event of ``events`` the description knows, folded (the first one open); an
    * event without fields (end the turn) is a button of its own, one tap. */
   function eventForms(description, view, events) {
-    const bare = events.filter((type) => description[type] && !description[type].fields);
+    const offered = (type) => description[type] && (!description[type].when ||
+      description[type].when(view));  // ``when``: the rules would take it now
+    events = events.filter(offered);
+    const bare = events.filter((type) => !description[type].fields);
     const row = bare.length ? `<div class="row">` + bare.map((type) => button("event",
       t("ui.event_" + type), `data-event="${type}"`)).join("") + "</div>" : "";
-    return row + events.filter((type) => description[type] && description[type].fields)
+    return row + events.filter((type) => description[type].fields)
       .map((type, i) => {
       const fields = description[type].fields || [];
       const open = unfolded[type] ?? i === 0;

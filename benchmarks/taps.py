@@ -1,22 +1,33 @@
-"""Taps per turn on the host's phone alone: Last Bastion played from the page, turn by turn.
+"""Taps per turn on the host's phone alone, each game played from the page, turn by turn.
 
-Starts `companion run --simulate` on the loopback with a fresh data directory and drives the
-page in Debian's chromium (Playwright) at 390 × 844, as the host would with no camera and no
-card reader: the simulated table's Draw and Roll buttons stand for the card and the dice, every
-other step is a tap on the page. Each tap is counted (typing a name is counted apart, as
-keystrokes); the game is set up over the API (once per game, not a turn). Printed per scripted
-turn: taps, keystrokes, and the seconds the script took.
+Starts `companion run --simulate` on the loopback with a fresh data directory per game and
+drives the page in Debian's chromium (Playwright) at 390 × 844, as the host would with no
+camera and no card reader: the simulated table's Draw and Roll buttons stand for the card and
+the dice (one tap, as a card swiped or a roll under the camera), every other step is a tap on
+the page. Each tap is counted; a choice from a list counts two (open it, pick); typing an id or
+a name is counted apart, as keystrokes. The game is set up over the API (once per game, not a
+turn). Printed per scripted turn: taps, keystrokes, the seconds the script took, and the target
+(issue 17: a routine Last Bastion turn ≤ 6, teaching a monster ≤ 8, any other game's turn ≤ 8).
+``TAPS_TRACE=1`` prints each tap's selector.
 
-Scripted turns (one player, Gary with Teagaan on the South board, Normal mode):
+Last Bastion (Gary with Teagaan on the South board, Normal mode):
 - teach: an unknown monster is drawn; the host teaches it on the spot ("Not in the list? Teach
   it": name, colour chip, resistance stepper) and draws it, then places it;
 - fight: a hero turn: draw, place, fight the card beside the hero (a tap on it), roll, confirm,
-  end the turn;
+  end the turn (a question about a card's printed effect, the first time, is answered too);
 - move+fight: the same with a move first (a tap on the tile), when the nearest card is one step
   away; end: no card within reach, the turn is ended;
-- neutral: a neutral board's turn: draw, place.
+- neutral: a neutral board's turn.
+Runemasters (Kulak and Kyreas, Novice; the monsters' weak points taught with the set-up): a
+guardian's turn: the Event card at a round's start, the monster that appears, the four runes,
+each die that hits the monster in contact (one tap each), End the turn.
+Last Heroes (the demo, examples/last-heroes-demo.jsonl; chargers loaded with the set-up): the
+card played (its id typed, "as" and the ammo slot as chips), a monster killed, End the turn.
+Attack on Titan (the demo's three heroes and the Titan's commits): a round, the game's turn:
+the two Action cards (ids typed), each hero's roll, the end of step 2, the Titan's step, the
+given-back dice rerolled, each Action card resolved with nothing paid, the end of step 6.
 
-    .venv/bin/python benchmarks/taps.py
+    .venv/bin/python benchmarks/taps.py [GAME ...]
 """
 
 from __future__ import annotations

@@ -14,7 +14,9 @@ Last Bastion (Gary with Teagaan on the South board, Normal mode):
 - teach: an unknown monster is drawn; the host teaches it on the spot ("Not in the list? Teach
   it": name, colour chip, resistance stepper) and draws it, then places it;
 - fight: a hero turn: draw, place, fight the card beside the hero (a tap on it), roll, confirm,
-  end the turn (a question about a card's printed effect, the first time, is answered too);
+  end the turn; a question about a card's printed effect (the simulated table's cards are
+  made up, so each one is asked about once: "nothing changed") and a second card drawn (an
+  arrival effect) are named after the turn;
 - move+fight: the same with a move first (a tap on the tile), when the nearest card is one step
   away; end: no card within reach, the turn is ended;
 - neutral: a neutral board's turn.
@@ -79,6 +81,7 @@ class Phone:
 
     def __init__(self, page: pw.Page) -> None:
         self.page, self.taps, self.keys = page, 0, 0
+        self.questions = self.draws = 0  # Last Bastion: printed effects asked, cards drawn
 
     def version(self) -> int:
         return self.page.evaluate("app.busy.then(() => app.version)")
@@ -163,6 +166,7 @@ def place(phone: Phone) -> None:
             phone.turn() == turn:
         if expects["kind"] == "card":
             phone.tap("button[data-act=draw]")
+            phone.draws += 1
         elif expects["kind"] == "dice":
             phone.tap("button[data-act=roll]")
         elif "place" in expects["events"]:
@@ -173,8 +177,10 @@ def place(phone: Phone) -> None:
             phone.tap("button[data-act=resolve]")
         elif expects.get("options"):
             phone.tap("button[data-act=answer]")
+            phone.questions += 1
         else:
             phone.tap("button[data-act=answer-none]")
+            phone.questions += 1
 
 
 def teach(phone: Phone) -> None:
@@ -247,8 +253,13 @@ def last_bastion(phone: Phone, record: Callable[[str, tuple], None]) -> None:
         neutral_turns(phone, record)
         if phone.page.evaluate("app.pic.view.status") != "playing":
             break
-        start = phone.mark()
-        record(hero_turn(phone), start)
+        start, questions, draws = phone.mark(), phone.questions, phone.draws
+        kind = hero_turn(phone)
+        extra = [f"{n} card{'s' if n > 1 else ''} drawn" for n in [phone.draws - draws]
+                 if n != 1]
+        extra += [f"{n} question{'s' if n > 1 else ''}" for n in [phone.questions - questions]
+                  if n]
+        record(kind + (f" ({', '.join(extra)})" if extra else ""), start)
 
 
 def runemasters(phone: Phone, record: Callable[[str, tuple], None]) -> None:
@@ -391,11 +402,11 @@ def main() -> int:
     results: list[tuple[str, int, int, float]] = []
     for game in games:
         play(game, results)
-    print(f"{'turn':<44} {'taps':>5} {'keys':>5} {'seconds':>8}  target")
+    print(f"{'turn':<50} {'taps':>5} {'keys':>5} {'seconds':>8}  target")
     for name, taps, keys, seconds in results:
         game, turn = name.split(": ", 1)
         target = TARGETS.get(turn.split(" ")[0]) if game == "last-bastion" else OTHERS
-        print(f"{name:<44} {taps:>5} {keys:>5} {seconds:>8.2f}  ≤ {target}")
+        print(f"{name:<50} {taps:>5} {keys:>5} {seconds:>8.2f}  ≤ {target}")
     return 0
 
 

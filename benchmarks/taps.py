@@ -49,6 +49,7 @@ import playwright.sync_api as pw
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "helpers"), str(ROOT / "tests" / "games" / "runemasters")]
+from demos import demo  # noqa: E402
 from runemasters_helpers import TAUGHT  # noqa: E402  (the tests' made-up weak points)
 
 CHROMIUM = "/usr/bin/chromium"
@@ -282,12 +283,6 @@ def runemasters(phone: Phone, record: Callable[[str, tuple], None]) -> None:
             hits += 1
         phone.tap("button[data-act=event][data-event=end_turn]")
         record(f"guardian, {hits} hit{'s' if hits != 1 else ''}", start)
-
-
-def demo(game: str) -> list[dict]:
-    """The events of the game's demo (examples/<game>-demo.jsonl), in order."""
-    lines = (ROOT / "examples" / f"{game}-demo.jsonl").read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.startswith("{")]
 
 
 def fill(phone: Phone, event: dict) -> None:

@@ -6,13 +6,13 @@ the same turns."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "games" / "runemasters"))
 
+from demos import demo  # noqa: E402
 from runemasters_helpers import TAUGHT  # noqa: E402  (the tests' made-up weak points)
 from test_accessibility import clean  # noqa: E402
 from test_e2e import ApiHost, at_version, browser, server  # noqa: E402, F401
@@ -25,11 +25,6 @@ from test_phone_layout import (  # noqa: E402, F401  (size: the fixture)
     size,
 )
 from webtools import GAME_SETUPS  # noqa: E402
-
-
-def demo(game: str) -> list[dict]:
-    lines = (ROOT / "examples" / f"{game}-demo.jsonl").read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.startswith("{")]
 
 
 def step(page, selector: str) -> None:

@@ -173,7 +173,7 @@ def test_viewer_follows_a_turn_played_by_the_host(browser, server):
 
     host.select_option("select[name=p0-hero]", "teagaan")
     act("form[data-form=setup] button")
-    expect(viewer.locator("#headline")).to_contain_text("Turn 1", timeout=5000)
+    expect(viewer.locator("#headline")).to_contain_text("Round 1", timeout=5000)
     expect(viewer.locator("#awaited")).to_have_text("Draw a Horde card.")
     act("button[data-act=draw]")
     expect(viewer.locator("#deck")).to_contain_text("38/39", timeout=5000)

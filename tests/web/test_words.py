@@ -121,8 +121,8 @@ def to_the_hero_phase(host) -> None:
 
 
 def test_the_english_table_reads_no_french_text(host, viewer):
-    """The Inn's text is not known: its placeholder is printed in each language, and the English
-    prompt says the English one (it said «Texte à compléter.»)."""
+    """The Inn's action is not known: its text says so in each language, and the English prompt
+    says the English one (it said «Texte à compléter.»)."""
     event = setup_event()
     event["tiles"] = [["tomb", "inn", "market"], ["trebuchet", "fountain", "quarry"],
                       ["standard", "tower", "dispensary"]]
@@ -132,7 +132,7 @@ def test_the_english_table_reads_no_french_text(host, viewer):
     assert host.send({"type": "activate", "tile": "inn"}).status_code == 200
     picture = viewer.get("/api/state").json
     prompt = picture["texts"]["prompts"][0]
-    assert "Text to be completed." in prompt["en"] and "Texte à compléter." in prompt["fr"]
+    assert "not known yet" in prompt["en"] and "pas encore connue" in prompt["fr"]
     english = [prompt["en"], *(s["en"] for entry in picture["log"] for s in entry["said"])]
     for line in english:
         assert not FRENCH.search(re.sub(r"«[^»]*»", "", line)), line

@@ -289,7 +289,9 @@ function renderLog() {
   const versions = app.log.slice().reverse().filter((entry) => entry.said.length).map((entry) =>
     `<li><span class="v">${entry.version}</span><div>${entry.said.map((said) =>
       `<p>${esc(both(said))}</p>`).join("")}</div></li>`);
-  $("log").innerHTML = `<h2>${esc(t("ui.log"))}</h2><ol class="log">${versions.join("")}</ol>`;
+  // the list scrolls (at most 40% of the screen): focusable, so a keyboard can scroll it too
+  $("log").innerHTML = `<h2 id="log-title">${esc(t("ui.log"))}</h2><ol class="log" ` +
+    `tabindex="0" aria-labelledby="log-title">${versions.join("")}</ol>`;
 }
 
 // -- host controls -------------------------------------------------------------------------------

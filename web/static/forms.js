@@ -1,7 +1,10 @@
 // Host controls generated from a small per-game description of its events: a form per event
-// the game accepts now (fields: choice, multi, number, text with an optional placeholder, check,
-// yesno, pay), dice faces to tap for the expected profile, the options of a choice and the prompts'
-// answers as buttons.
+// the game accepts now (fields: choice (a list, or with ``chips`` a row of one-tap chips),
+// multi (chips to tick), number, text with an optional placeholder, check,
+// yesno, pay; an event without fields is one button; ``when(view)`` leaves out an event the
+// rules would refuse now), dice faces to tap for the expected
+// profile, the options of a choice and the prompts' answers as buttons, and first the game's
+// one-tap actions (``view.taps``, events its rules take now).
 "use strict";
 
 const Controls = (() => {
@@ -15,6 +18,13 @@ const Controls = (() => {
     const values = spec.from ? spec.from(view) : [];
     const value = spec.value === undefined ? undefined
       : (typeof spec.value === "function" ? spec.value(view) : spec.value);
+    const pick = (type, v, checked) => `<label class="pick"><input type="${type}" ` +
+      `name="${spec.name}" value="${esc(v)}"${checked ? " checked" : ""}><span>` +
+      `${esc(show(spec, v))}</span></label>`;
+    if (spec.kind === "choice" && spec.chips) {  // a few short options: one tap each
+      return `<fieldset><legend>${head}</legend><span class="chips">` +
+        values.map((v) => pick("radio", v, v === value)).join("") + "</span></fieldset>";
+    }
     if (spec.kind === "choice") {
       return `<label>${head}<select name="${spec.name}">` +
         (spec.optional ? '<option value="">—</option>' : "") +
@@ -22,9 +32,8 @@ const Controls = (() => {
           `${esc(show(spec, v))}</option>`).join("") + "</select></label>";
     }
     if (spec.kind === "multi") {
-      return `<fieldset><legend>${head}</legend>` + values.map((v) => `<label><input ` +
-        `type="checkbox" name="${spec.name}" value="${esc(v)}"> ${esc(show(spec, v))}</label>`)
-        .join(" ") + "</fieldset>";
+      return `<fieldset><legend>${head}</legend><span class="chips">` +
+        values.map((v) => pick("checkbox", v, false)).join("") + "</span></fieldset>";
     }
     if (spec.kind === "check") {
       return `<label><input type="checkbox" name="${spec.name}"> ${esc(label(spec))}</label>`;
@@ -84,9 +93,17 @@ const Controls = (() => {
    * host controls at every change of the table, and a form stays as the host left it. */
   const unfolded = {};
 
-  /** A form per event of ``events`` the description knows, folded (the first one open). */
+  /** A form per event of ``events`` the description knows, folded (the first one open); an
+   * event without fields (end the turn) is a button of its own, one tap. */
   function eventForms(description, view, events) {
-    return events.filter((type) => description[type]).map((type, i) => {
+    const offered = (type) => description[type] && (!description[type].when ||
+      description[type].when(view));  // ``when``: the rules would take it now
+    events = events.filter(offered);
+    const bare = events.filter((type) => !description[type].fields);
+    const row = bare.length ? `<div class="row">` + bare.map((type) => button("event",
+      t("ui.event_" + type), `data-event="${type}"`)).join("") + "</div>" : "";
+    return row + events.filter((type) => description[type].fields)
+      .map((type, i) => {
       const fields = description[type].fields || [];
       const open = unfolded[type] ?? i === 0;
       return `<details data-details="event-${type}"${open ? " open" : ""}><summary>` +
@@ -129,10 +146,16 @@ const Controls = (() => {
       `data-index="${i}"`)).join("") + "</div>";
   }
 
-  /** Everything generated for a game: host controls, and the forms and actions they use. */
-  function make({description, faces, symbol, diceEvent, optionEvent, optionLabel, extra}) {
+  /** One of the game's one-tap actions (``view.taps[index]``, an event its rules take now):
+   * a short label, and the whole sentence for a screen reader. */
+  const tapButton = (index, label, said) => button("tap", label,
+    `data-index="${index}" aria-label="${esc(said)}"`);
+
+  /** Everything generated for a game: host controls, and the forms and actions they use;
+   * ``taps(view)`` draws the game's one-tap actions first (with :func:`tapButton`). */
+  function make({description, faces, symbol, diceEvent, optionEvent, optionLabel, extra, taps}) {
     const host = (view, expects) => {
-      let html = "";
+      let html = taps && view.taps && view.taps.length ? taps(view) : "";
       if (expects.kind === "dice" && faces[expects.profile]) {
         html += diceTapper(faces[expects.profile], expects.count || 1, symbol);
       }
@@ -152,6 +175,8 @@ const Controls = (() => {
         app.pick.dice.slice(0, app.pic.view.expects.count || 1))),
       option: (el) => send(optionEvent(app.pic.view, app.pic.view.expects.options[
         el.dataset.index])),
+      tap: (el) => send(app.pic.view.taps[el.dataset.index]),
+      event: (el) => send({type: el.dataset.event}),
     };
     return {host, forms, actions};
   }
@@ -159,5 +184,5 @@ const Controls = (() => {
   /** Remember that the host folded or unfolded an event's form. */
   const fold = (type, open) => { unfolded[type] = open; };
 
-  return {make, field, read, list, eventForms, eventFrom, fold};
+  return {make, field, read, list, eventForms, eventFrom, fold, tapButton};
 })();

@@ -79,7 +79,8 @@ const DESCRIPTION = {
   give: {fields: [{name: "gifts", kind: "text"}],
     build: (f) => ({gifts: Object.fromEntries(f.gifts.split(",").map((g) => g.split(":")
       .map((s) => s.trim())))})},
-  next: {},
+  // step 2 ends once every hero has rolled («Une fois que tous les Héros sont satisfaits»)
+  next: {when: (v) => v.step !== 2 || Object.values(v.heroes).every((h) => h.rolled)},
   ability: {fields: [{name: "n", kind: "number", min: 1, max: 3}]},
   resolve: {fields: [pay(["tactic", "dodge"])]},
   choose: {fields: [{...hero, optional: true}, {name: "face", kind: "choice", from: () => FACES,

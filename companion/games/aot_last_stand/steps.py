@@ -150,7 +150,9 @@ def give_back(state: State, out: Out) -> None:
 
 
 def reroll(state: State, hero_id: str, rolled: list[str], out: Out) -> None:
-    """Step 4: a given-back die is rolled once more; a Titan face now is only set aside."""
+    """Step 4: a given-back die is rolled once more; a Titan face now is only set aside. Once
+    every given-back die is rerolled, step 4 has nothing left («une dernière chance de relancer
+    les dés récupérés») and the Action cards are resolved."""
     hero = state["heroes"][hero_id]
     if len(rolled) > hero["returned"]:
         raise RuleError("reroll.too_many", hero=hero_id, returned=hero["returned"],
@@ -158,6 +160,8 @@ def reroll(state: State, hero_id: str, rolled: list[str], out: Out) -> None:
     hero["returned"] -= len(rolled)
     hero["held"] += [{"face": f, "owner": hero_id} for f in rolled if f != "titan"]
     out.say("dice.rerolled", hero=hero_id, faces=rolled)
+    if not any(h["returned"] for h in state["heroes"].values()):
+        start_resolution(state, out)
 
 
 def start_resolution(state: State, out: Out) -> None:

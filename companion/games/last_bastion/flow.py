@@ -47,6 +47,14 @@ def is_neutral(state: State, side: str) -> bool:
     return hero is None or not hero_able(state["heroes"][hero])
 
 
+def round_number(state: State) -> int:
+    """The round as the rulebook counts it: a turn of each of the four Horde boards, neutral
+    ones included («Les joueurs jouent à tour de rôle, dans le sens des aiguilles d'une
+    montre»; «le tour de jeu d'un plateau neutre», rulebook, "Tour de jeu", "Plateau neutre").
+    ``turn.number`` counts board turns."""
+    return (state["turn"]["number"] - 1) // len(state["boards"]) + 1
+
+
 def active_hero(state: State) -> str | None:
     """The active player's hero, or None during a neutral board's turn."""
     side = state["turn"]["side"]

@@ -333,10 +333,12 @@ def on_activate(state: State, fields: dict[str, Any], out: Out) -> None:
             raise RuleError("activate.gripped", tile=tile["id"])
         _may_act(state, "activations")
         state["turn"]["activations"] += 1
-    out.say("tile.activated", hero=hero_id, tile=tile["id"],
-            call_to_arms=bool(fields.get("call_to_arms")))
-    out.label = Message("history.activate", {"hero": hero["name"], "tile": tile["id"],
-                                              "call_to_arms": bool(fields.get("call_to_arms"))})
+    if fields.get("call_to_arms"):
+        out.say("tile.activated_cta", hero=hero_id, tile=tile["id"], left=hero["call_to_arms"])
+        out.label = Message("history.activate_cta", {"hero": hero["name"], "tile": tile["id"]})
+    else:
+        out.say("tile.activated", hero=hero_id, tile=tile["id"])
+        out.label = Message("history.activate", {"hero": hero["name"], "tile": tile["id"]})
     if action == "market":
         state["combat"] = {"kind": "market", "fighter": hero_id, "targets": [], "faces": None}
         state["queue"].insert(0, {"do": "market"})

@@ -560,7 +560,7 @@ function top(view) {
     : deck.next_warlord_in === 1 ? t("ui.warlord_next")
       : t("ui.warlord_in", {n: deck.next_warlord_in});
   return {
-    headline: `<span class="turn">${esc(t("ui.turn", {n: view.turn}))}</span> ${esc(who)}` +
+    headline: `<span class="turn">${esc(t("ui.round", {n: view.round}))}</span> ${esc(who)}` +
       ` <span class="phase">${esc(t("ui.phase_" + view.phase))}</span>${result(view)}`,
     sub: `${esc(t("ui.deck", {remaining: deck.remaining, size: deck.size}))}` +
       ` · <strong>${esc(warlord)}</strong> · ${esc(name(view.mode))}`};

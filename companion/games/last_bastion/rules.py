@@ -19,7 +19,7 @@ from companion.engine.rules import RulesGame
 
 from . import odds
 from .catalog import CATALOG, DATA
-from .flow import run, start_turn
+from .flow import round_number, run, start_turn
 from .handlers import HANDLERS
 from .prompts import COMBAT, CORRUPTION, expects, prompts
 from .schemas import EVENTS
@@ -77,12 +77,10 @@ class LastBastion(RulesGame):
     # -- reading -------------------------------------------------------------------------------
 
     def tally(self, state: State) -> Tally:
-        """The history charts, round by round: Life per hero, tiles under grip, Horde cards
-        left. A round is a turn of each of the four Horde boards, neutral ones included («Les
-        joueurs jouent à tour de rôle, dans le sens des aiguilles d'une montre»; «le tour de jeu
-        d'un plateau neutre», rulebook, "Tour de jeu", "Plateau neutre")."""
+        """The history charts, round by round (:func:`flow.round_number`): Life per hero, tiles
+        under grip, Horde cards left."""
         grip = sum(tile["grip"] for row in state["tiles"] for tile in row)
-        return Tally((state["turn"]["number"] - 1) // len(state["boards"]) + 1, {
+        return Tally(round_number(state), {
             "ui.chart_life": {h["player"]: h["life"] for h in state["heroes"].values()},
             "ui.chart_grip": {"": grip},
             "ui.chart_cards": {"": state["deck"]["size"] - state["deck"]["drawn"]},

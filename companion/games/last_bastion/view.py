@@ -7,7 +7,7 @@ from typing import Any
 
 from . import combat
 from .catalog import DATA, timing_of
-from .flow import active_hero, card_def, is_neutral
+from .flow import active_hero, card_def, is_neutral, round_number
 from .prompts import expects, prompts
 from .tokens import State, gripped_tiles, has_power, hero_able
 
@@ -40,6 +40,7 @@ def view(state: State) -> dict[str, Any]:
         "score": (sheet := score_sheet(state))["total"],
         "score_sheet": sheet,
         "turn": turn["number"],
+        "round": round_number(state),
         "active": turn["side"],
         "active_hero": active_hero(state),
         "neutral": is_neutral(state, turn["side"]),

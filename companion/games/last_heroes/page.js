@@ -75,7 +75,8 @@ const card = (optional = false) => ({name: "card", kind: "text", optional, from:
   ((catalogFor("last-heroes") || {ids: {}}).ids.weapon || [])});
 const DESCRIPTION = {
   charger: {fields: [{name: "hero", kind: "choice", from: heroIds}, card()]},
-  play: {fields: [card(), {name: "as", kind: "choice", from: () => ["ammo", "weapon"]},
+  play: {fields: [card(), {name: "as", kind: "choice", chips: true, value: "ammo",
+    from: () => ["ammo", "weapon"]},
     {name: "slot", kind: "choice", from: () => ["left", "right"], optional: true},
     {name: "ammo", kind: "multi", from: slots, label: slotLabel, optional: true},
     {name: "jokers", kind: "number", min: 0, max: 3, optional: true}]},

@@ -92,7 +92,6 @@ const DESCRIPTION = {
   block: {fields: [die("dice", "multi")]},
   charge: {fields: [die("dice", "multi")]},
   reroll: {fields: [die("dice", "multi")]},
-  release: {},
   mark: {fields: [die("die"),
     {name: "target", kind: "choice", from: guardians, optional: true},
     {name: "rune", kind: "choice", from: () => RUNES, optional: true},
@@ -117,7 +116,36 @@ const DESCRIPTION = {
   build: (f) => (f.wounds === undefined ? f : {...f, wounds: Controls.list(f.wounds, true)})},
 };
 
+/** Each unused die on a line, its rune then what it may do in one tap (``view.taps``, what the
+ * rules take now): hit the monster in contact, go to a path, charge the Ultimate; Release the
+ * Mana when it would be taken. */
+function taps(view) {
+  const path = view.paths[view.guardians[view.active].path];
+  const first = path.spaces.find(Boolean);
+  const monster = first ? both(first.name) : "";
+  const entries = view.taps.map((event, i) => [event, i]);
+  const line = (index) => {
+    const face = view.dice[index].face;
+    const die = `${t("ui.die_n", {n: index + 1})} ${name(face)}`;
+    const buttons = entries.filter(([e]) => (e.die ?? (e.dice || [])[0]) === index)
+      .map(([e, i]) => {
+        const [label, said] = e.type === "hit" ? [t("ui.rm_tap_hit", {monster}),
+          t("ui.rm_tap_hit_said", {die, monster})]
+          : e.type === "move" ? [`→ ${name(e.to)}`, t("ui.rm_tap_move_said", {die, path: name(e.to)})]
+            : [t("ui.rm_tap_charge"), t("ui.rm_tap_charge_said", {die})];
+        return Controls.tapButton(i, label, said);
+      });
+    return buttons.length ? `<div class="row die-taps">${rune(face)}${buttons.join("")}</div>`
+      : "";
+  };
+  const release = entries.filter(([e]) => e.type === "release").map(([, i]) =>
+    Controls.tapButton(i, t("ui.event_release"), t("ui.event_release"))).join("");
+  return view.dice.map((d) => line(d.index)).join("") +
+    (release ? `<div class="row">${release}</div>` : "");
+}
+
 const controls = Controls.make({
+  taps,
   description: DESCRIPTION, faces: {"runemasters/rune": RUNES}, symbol: (f) => SYMBOL[f],
   diceEvent: {handles: ["dice"], build: (_view, faces) => ({type: "dice", faces})},
   optionEvent: (view, o) => ({type: view.expects.events[0], guardian: o}),

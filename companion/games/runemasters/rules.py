@@ -13,9 +13,11 @@ from companion.engine import (
     Expectation,
     Message,
     Prompt,
+    RuleError,
     Step,
     Tally,
     Template,
+    validate,
 )
 from companion.engine.rules import RulesGame
 
@@ -99,8 +101,37 @@ class Runemasters(RulesGame):
             next={"type": "end_turn"})
 
     def view(self, state: State) -> dict[str, Any]:
-        """The dashboard's picture of the table."""
-        return view(state, self.expects(state).to_json())
+        """The dashboard's picture of the table, with the one-tap actions of the dice."""
+        return {**view(state, self.expects(state).to_json()), "taps": self.taps(state)}
+
+    def taps(self, state: State) -> list[dict[str, Any]]:
+        """What each unused die may do now in one tap, the rules asked first: hit the monster in
+        contact, go to another path, charge the Ultimate («Touchez ce point faible OU
+        déplacez-vous sur ce chemin», «Chargez votre Pouvoir ultime», rulebook "Actions liées aux
+        runes"); and releasing the Mana on the monster in contact («Libérer tout votre Mana»,
+        "Actions spéciales"). Only the events the rules take from this very table are offered;
+        a pair to block, a reroll or a mark stay in their forms."""
+        if state["phase"] != "actions":
+            return []
+        taps = []
+        for index, die in enumerate(state["turn"]["dice"]):
+            if die["used"]:
+                continue
+            tries = [{"type": "hit", "die": index},
+                     *({"type": "move", "die": index, "to": path} for path in state["paths"]),
+                     {"type": "charge", "dice": [index]}]
+            taps += [event for event in tries if self._takes(state, event)]
+        return taps + [e for e in ({"type": "release"},) if self._takes(state, e)]
+
+    def _takes(self, state: State, event: dict[str, Any]) -> bool:
+        """Whether the rules take ``event`` now (tried on a copy; the table is not touched)."""
+        fields = {k: v for k, v in event.items() if k != "type"}
+        try:
+            self.apply(state, Event(event["type"], validate(event["type"], fields,
+                                                            self.events[event["type"]])))
+        except RuleError:
+            return False
+        return True
 
     def tally(self, state: State) -> Tally:
         """The history charts, round by round: each guardian's Life, the Temple's Life and the

@@ -46,11 +46,27 @@ def test_theo_devours_a_citizen_and_gives_the_dice_back(session):
     assert view["citizens"] == {"left": 11, "devoured": 1}
     assert view["heroes"]["eren"]["given_back"] == 2
     assert session.expects().count == 2
+    refused(session, {"type": "reroll", "hero": "eren", "faces": ["move"] * 3},
+            "reroll.too_many")
     play(session, {"type": "reroll", "hero": "eren", "faces": ["titan", "dodge"]})
     view = session.view()
     assert view["titan"]["titan_dice"] == 0, "a Titan face in step 4 is only set aside"
     assert view["heroes"]["eren"]["dice"] == ["combat", "dodge", "move", "move"]
-    refused(session, {"type": "reroll", "hero": "eren", "faces": ["move"]}, "reroll.too_many")
+
+
+def test_step_4_ends_once_every_given_back_die_is_rerolled(session):
+    """«les Héros ont une dernière chance de relancer les dés récupérés au cours de l'étape 3. Les
+    dés conservés auparavant ne peuvent pas être relancés» (step 4): once each die the Titan gave
+    back has been rerolled, nothing is left to do in step 4 and the Action cards are resolved
+    (step 5) without a "next"; a hero who keeps a given-back die still ends it with "next"."""
+    play(session, setup_event(), commit(),
+         *rolls(eren=["titan", "titan", "move", "move", "combat"],
+                mikasa=["titan"] + ["combat"] * 4, armin=["tactic"] * 5), NEXT, NEXT)
+    play(session, {"type": "reroll", "hero": "eren", "faces": ["dodge", "dodge"]})
+    assert session.view()["step"] == 4  # Mikasa's die is still to reroll, or to keep
+    play(session, {"type": "reroll", "hero": "mikasa", "faces": ["move"]})
+    assert session.view()["step"] == 5
+    assert session.expects().events == ("resolve",)
 
 
 def test_theo_stomp_then_frenzy(session):

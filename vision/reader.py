@@ -56,10 +56,12 @@ def read(
         classifier = profile.classifier
         blobs = find_dice(image, nets)
         vectors = describe(image, blobs)
+        none = nets.classify(image, [Found(b.box, 1.0) for b in blobs])[
+            :, nets.classes.index(NOT_A_DIE)]
         dice = [
             d
-            for b, v in zip(blobs, vectors, strict=True)
-            if (d := _read_learned(v, b, profile, classifier))
+            for b, v, n in zip(blobs, vectors, none, strict=True)
+            if (d := _read_learned(v, b, profile, classifier, float(n)))
         ]
     if not dice:
         return Roll(profile.name, (), (NO_DICE,))
@@ -117,15 +119,18 @@ def _read_pips(
 
 
 def _read_learned(
-    vector: np.ndarray | None, blob: Blob, profile: Profile, classifier: FaceClassifier
+    vector: np.ndarray | None,
+    blob: Blob,
+    profile: Profile,
+    classifier: FaceClassifier,
+    not_a_die: float,
 ) -> Die | None:
     """A die from the description of its face (``vector``) and the taught faces; ``None`` when
-    its face cannot be described at all.
-
-    The detector has the last word on what is a die: a die unlike every taught face is still
-    reported, with confidence 0 (so the host is asked), never dropped silently.
+    its face cannot be described at all, or when it is no die: far from every taught face, and
+    taken for no die by the pip classifier (``not_a_die``: its probability, which does not
+    depend on the profile), see ``FaceClassifier.guess``.
     """
-    guess = classifier.guess(vector) if vector is not None else None
+    guess = classifier.guess(vector, not_a_die) if vector is not None else None
     if guess is None:
         return None
     return Die(guess.face, guess.confidence, blob.box, guess.confidence < profile.threshold)

@@ -13,7 +13,8 @@ SURE_RATIO = 0.4  # d1 / d2 at or under which the confidence is 1 (0.7 gives 0.5
 FAR = 1.5  # beyond this many typical distances (see ``reach``) the confidence drops ...
 FAR_OFF = 2.5  # ... to 0 here: a face unlike anything taught is asked about
 NOT_A_DIE = 3.0  # this many typical distances from every taught face: not a die at all
-DOUBTFUL = 1.6  # ... or this many, when the pip classifier also takes it for no die
+DOUBTFUL = 1.6  # ... or this many, when the pip classifier also takes it for no die ...
+NO_DIE_ODDS = 0.9  # ... with at least this probability
 SPREAD_FLOOR = 0.5  # smallest within-face spread a feature is measured in (in feature units)
 SHRINK = 0.5  # share of the per-feature spreads (the rest: full covariance) in the metric
 
@@ -43,13 +44,13 @@ class FaceClassifier:
     Distances are then measured against ``reach``, how far the taught examples themselves lie
     from their face's mean when each is left out of it (a new photo of a taught face lies about
     as far). Confidence compares the closest face with the closest *other* face through
-    ``d1 / d2`` (rescaled so that 0.7 gives 0.5), lowered beyond ``FAR`` reaches from the
-    closest face. A find over ``NOT_A_DIE`` reaches from every face, or over ``DOUBTFUL`` when
-    the pip classifier also takes it for no die, is no die (a hole in the tray, a corner, a
-    token: the detector's false finds), and :meth:`guess` says ``None``. The pip classifier
-    alone would not do: it never saw symbol dice and takes a few of them for no die, while the
-    distance alone would not either: the tray's false finds lie barely further from the taught
-    pips than new photos of them (docs/vision.md).
+    ``d1 / d2`` (rescaled so that ``(1 + SURE_RATIO) / 2`` gives 0.5), lowered beyond ``FAR``
+    reaches from the closest face. A find over ``NOT_A_DIE`` reaches from every face, or over
+    ``DOUBTFUL`` when the pip classifier is ``NO_DIE_ODDS`` sure it is no die, is no die (a hole
+    in the tray, a corner, a token: the detector's false finds), and :meth:`guess` says
+    ``None``. The pip classifier alone would not do: it never saw symbol dice and takes a few
+    of them for no die; nor would the distance alone: the tray's false finds lie barely further
+    from the taught pips than new photos of them (docs/vision.md).
     """
 
     def __init__(self, examples: dict[str, list[list[float]]]):
@@ -75,7 +76,7 @@ class FaceClassifier:
         dist = np.linalg.norm(self.means - vector @ self.transform, axis=1)
         order = np.argsort(dist)
         d1 = float(dist[order[0]])
-        if d1 > (DOUBTFUL if not_a_die > 0.5 else NOT_A_DIE) * self.reach:
+        if d1 > (DOUBTFUL if not_a_die >= NO_DIE_ODDS else NOT_A_DIE) * self.reach:
             return None
         d2 = float(dist[order[1]]) if len(order) > 1 else np.inf
         ratio = d1 / d2 if d2 > 0 else 1.0

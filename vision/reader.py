@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -56,12 +57,11 @@ def read(
         classifier = profile.classifier
         blobs = find_dice(image, nets)
         vectors = describe(image, blobs)
-        none = nets.classify(image, [Found(b.box, 1.0) for b in blobs])[
-            :, nets.classes.index(NOT_A_DIE)]
         dice = [
             d
-            for b, v, n in zip(blobs, vectors, none, strict=True)
-            if (d := _read_learned(v, b, profile, classifier, float(n)))
+            for b, v in zip(blobs, vectors, strict=True)
+            if (d := _read_learned(v, b, profile, classifier,
+                                   lambda box=b.box: _no_die(image, box, nets)))
         ]
     if not dice:
         return Roll(profile.name, (), (NO_DICE,))
@@ -118,17 +118,23 @@ def _read_pips(
     return dice
 
 
+def _no_die(image: np.ndarray, box: tuple[int, int, int, int], nets: DiceNets) -> float:
+    """The pip classifier's probability that the find in ``box`` is no die (it does not depend
+    on the profile: it learned the detector's false finds on trays)."""
+    return float(nets.classify(image, [Found(box, 1.0)])[0, nets.classes.index(NOT_A_DIE)])
+
+
 def _read_learned(
     vector: np.ndarray | None,
     blob: Blob,
     profile: Profile,
     classifier: FaceClassifier,
-    not_a_die: float,
+    not_a_die: Callable[[], float],
 ) -> Die | None:
     """A die from the description of its face (``vector``) and the taught faces; ``None`` when
     its face cannot be described at all, or when it is no die: far from every taught face, and
-    taken for no die by the pip classifier (``not_a_die``: its probability, which does not
-    depend on the profile), see ``FaceClassifier.guess``.
+    taken for no die by the pip classifier (``not_a_die``, asked only of finds already far from
+    every taught face), see ``FaceClassifier.guess``.
     """
     guess = classifier.guess(vector, not_a_die) if vector is not None else None
     if guess is None:

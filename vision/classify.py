@@ -3,6 +3,7 @@ examples; confidence from the runner-up's distance; a find unlike every taught f
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -67,21 +68,25 @@ class FaceClassifier:
         self.means = self.means.astype(np.float32)
         self.reach = _reach([g @ transform for g in groups], self.transform.shape[1])
 
-    def guess(self, vector: np.ndarray, not_a_die: float = 0.0) -> FaceGuess | None:
+    def guess(
+        self, vector: np.ndarray, not_a_die: Callable[[], float] | None = None
+    ) -> FaceGuess | None:
         """The best face for ``vector``; ``None`` when there is nothing to compare with or the
-        find is no die. ``not_a_die`` is the pip classifier's probability that the find is no
-        die (profile-independent: it learned the detector's false finds on trays)."""
+        find is no die. ``not_a_die`` gives the pip classifier's probability that the find is
+        no die (profile-independent: it learned the detector's false finds on trays); it is
+        asked only of a find beyond ``DOUBTFUL`` reaches (it costs a few looks at the die)."""
         if not self.faces:
             return None
         dist = np.linalg.norm(self.means - vector @ self.transform, axis=1)
         order = np.argsort(dist)
         d1 = float(dist[order[0]])
-        if d1 > (DOUBTFUL if not_a_die >= NO_DIE_ODDS else NOT_A_DIE) * self.reach:
+        far = d1 / self.reach
+        if far > NOT_A_DIE or (far > DOUBTFUL and not_a_die is not None
+                               and not_a_die() >= NO_DIE_ODDS):
             return None
         d2 = float(dist[order[1]]) if len(order) > 1 else np.inf
         ratio = d1 / d2 if d2 > 0 else 1.0
         margin = float(np.clip((1.0 - ratio) / (1.0 - SURE_RATIO), 0.0, 1.0))
-        far = d1 / self.reach
         closeness = float(np.clip((FAR_OFF - far) / (FAR_OFF - FAR), 0.0, 1.0))
         return FaceGuess(self.faces[order[0]], margin * closeness, d1)
 

@@ -45,9 +45,16 @@ def test_far_from_every_taught_face_is_no_die(taught):
 
     direction = classifier.means - at(0) @ classifier.transform
     assert np.linalg.norm(direction, axis=1).argmin() == 0  # the skull's own mean is closest
-    assert classifier.guess(at(0.5), not_a_die=1.0) is not None
-    assert classifier.guess(at(DOUBTFUL + 0.3), not_a_die=0.5) is not None
-    assert classifier.guess(at(DOUBTFUL + 0.3), not_a_die=0.95) is None
+    asked = []
+
+    def pip_classifier(says: float):
+        return lambda: asked.append(says) or says
+
+    assert classifier.guess(at(0.5), pip_classifier(1.0)) is not None
+    assert asked == []  # close to a taught face: the pip classifier is not even asked
+    assert classifier.guess(at(DOUBTFUL + 0.3), pip_classifier(0.5)) is not None
+    assert classifier.guess(at(DOUBTFUL + 0.3), pip_classifier(0.95)) is None
+    assert asked == [0.5, 0.95]
     assert classifier.guess(at(NOT_A_DIE + 0.5)) is None
 
 

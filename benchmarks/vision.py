@@ -19,8 +19,8 @@ border colour: dice a quarter of their size), ``jpeg40``, ``dark`` (−40 % ligh
 (σ 10), ``blur`` (Gaussian σ 1.5).
 
 Teach-from-photos rows (``--teach 5 10``): pips treated as unknown symbols, a learned profile with
-open faces taught N real dice per face from the photos outside fold 0, reading fold 0 (the way
-an owner teaches a symbol die from a handful of photos).
+open faces taught N real dice per face from the photos outside fold 0, reading fold 0 with a
+detector that never saw it (the way an owner teaches a symbol die from a handful of photos).
 
 Printed per row: detection precision and recall, face accuracy over all labelled dice (a missed
 die counts as wrong), wrong faces reported as certain, the share of found dice marked uncertain
@@ -146,10 +146,12 @@ TRANSFORMS: dict[str, Transform] = {
 }
 
 
-def taught_from_photos(per_face: int, frames: list[Frame], seed: int = 5) -> Score:
+def taught_from_photos(name: str, per_face: int, frames: list[Frame], seed: int = 5) -> Score:
     """Pips as symbols the reader has never been told about: a learned profile with open
     faces is taught ``per_face`` real dice of each face from the photos outside the held-out
-    fold (their labelled boxes, as the owner would show them), then reads the held-out fold."""
+    fold (their labelled boxes, as the owner would show them), then reads the held-out fold
+    with a detector that never saw it (the face embedder never saw it either: its training
+    leaves that fold out)."""
     rng = np.random.default_rng(seed)
     pool: dict[str, list[tuple[np.ndarray, Truth]]] = {}
     for stem, image, truths in frames:
@@ -161,14 +163,15 @@ def taught_from_photos(per_face: int, frames: list[Frame], seed: int = 5) -> Sco
         chosen = rng.choice(len(pool[face]), per_face, replace=False)
         picked = [pool[face][int(i)] for i in chosen]
         blobs = [(im, b) for im, t in picked if (b := die_pixels(im, t.box)) is not None]
-        examples[face] = [describe(im, [b])[0].tolist() for im, b in blobs
-                          if describe(im, [b])[0] is not None]
+        vectors = [describe(im, [b])[0] for im, b in blobs]
+        examples[face] = [v.tolist() for v in vectors if v is not None]
     profile = Profile("pips-as-symbols", LEARNED, tuple(examples), threshold=0.5,
                       open_faces=True, examples=examples)
     score = Score()
     for stem, image, truths in frames:
-        if photo_fold(stem) == HELD_OUT:
-            score.add(read(image, profile), truths)
+        usable, nets = unseen_by(name, stem)
+        if photo_fold(stem) == HELD_OUT and usable:
+            score.add(read(image, profile, nets=nets), truths)
     return score
 
 
@@ -232,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
             print(row(f"{name} | {transform}", score_set(name, frames, transform)), flush=True)
     for per_face in args.teach:
         for name in args.sets:
-            score = taught_from_photos(per_face, list(set_frames(name)))
+            score = taught_from_photos(name, per_face, list(set_frames(name)))
             print(row(f"{name} | pips taught as symbols, {per_face} per face", score), flush=True)
     if not args.no_synthetic:
         for seed, name in enumerate(SYNTH_PROFILES):

@@ -13,12 +13,15 @@ keeps dice the network never saw readable (see ``benchmarks/train_vision.py --fa
 
 from __future__ import annotations
 
+import hashlib
+from functools import cache
+
 import cv2
 import numpy as np
 
 from .detect import Blob
 from .marks import cut, mark_mask
-from .net import EMBED, embed
+from .net import EMBED, embed, read_model_file
 
 RINGS = 5  # radial rings of the polar sampling, out to half a die side
 ANGLES = 32  # samples around each ring
@@ -30,6 +33,16 @@ EMBED_WEIGHT = 10.0  # feature units per unit of the (unit-length) embedding
 SCALES = np.array(
     [12, 6, 6, 12, 6, 6, 0.05] + [0.15] * (RINGS * ORDERS) + [1.0] + [0.6, 1.5, 1.5], np.float32
 )
+
+
+@cache
+def version() -> str:
+    """What a feature vector means in this version: its length and the embedder that made its
+    last ``EMBED`` numbers (a digest of ``models/faces.json``). Vectors of another version are
+    not comparable with today's (a retrained embedder keeps the length but not the meaning), so
+    taught faces are stored with it and refused when it differs."""
+    digest = hashlib.sha256(read_model_file("faces.json")["embedder"].encode()).hexdigest()
+    return f"{FEATURES}-{digest[:12]}"
 
 
 def describe(image: np.ndarray, blobs: list[Blob]) -> list[np.ndarray | None]:

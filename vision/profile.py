@@ -15,7 +15,7 @@ from importlib import resources
 from pathlib import Path
 
 from .classify import FaceClassifier
-from .features import FEATURES
+from .features import version
 from .say import VisionError
 
 PIPS = "pips"
@@ -135,16 +135,21 @@ def _load(name: str, data_dir: Path | None) -> Profile:
     )
 
 
-def _taught(name: str, data_dir: Path) -> dict[str, list[list[float]]]:
+def _taught(name: str, data_dir: Path, current: bool = True) -> dict[str, list[list[float]]]:
+    """The examples taught for ``name`` (none: empty). Unless ``current`` is false (forgetting
+    them all), examples described by another version of the face description (``features`` in
+    the file, see :func:`vision.features.version`; files of the first versions have none) are
+    refused: their numbers no longer mean what today's do."""
     path = taught_path(name, data_dir)
     if not path.exists():
         return {}
     try:
-        taught = dict(json.loads(path.read_text())["examples"])
+        data = json.loads(path.read_text())
+        taught = {str(face): list(vectors) for face, vectors in dict(data["examples"]).items()}
     except (ValueError, KeyError, TypeError) as exc:
         raise ProfileError("profile.unreadable", path=path, detail=exc) from None
-    if any(len(v) != FEATURES for vectors in taught.values() for v in vectors):
-        raise ProfileError("profile.outdated", path=path)
+    if current and data.get("features") != version():
+        raise ProfileError("profile.outdated", path=path, name=name)
     return taught
 
 
@@ -173,10 +178,11 @@ def forget_taught(name: str, data_dir: Path, face: str | None = None) -> int:
     """Forget what the owner taught for ``face`` of profile ``name`` (every face when ``None``:
     the profile is back to its shipped defaults); returns how many examples were dropped.
 
-    Raises :class:`ProfileError` for a face that was never taught.
+    Raises :class:`ProfileError` for a face that was never taught. Forgetting every face works
+    on faces taught by an older version too (the way out of "teach them again").
     """
     _known(name)
-    taught = _taught(name, data_dir)
+    taught = _taught(name, data_dir, current=face is not None)
     if face is not None and face not in taught:
         raise ProfileError("profile.not_taught", name=repr(name), face=repr(face),
                            faces=", ".join(taught) or "-")
@@ -196,6 +202,7 @@ def _write_taught(name: str, taught: dict[str, list[list[float]]], data_dir: Pat
     path = taught_path(name, data_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"profile": name, "examples": taught}, indent=1))
+    tmp.write_text(json.dumps({"profile": name, "features": version(), "examples": taught},
+                              indent=1))
     tmp.replace(path)
     return path

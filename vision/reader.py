@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -59,7 +60,8 @@ def read(
         dice = [
             d
             for b, v in zip(blobs, vectors, strict=True)
-            if (d := _read_learned(v, b, profile, classifier))
+            if (d := _read_learned(v, b, profile, classifier,
+                                   lambda box=b.box: _no_die(image, box, nets)))
         ]
     if not dice:
         return Roll(profile.name, (), (NO_DICE,))
@@ -116,16 +118,25 @@ def _read_pips(
     return dice
 
 
+def _no_die(image: np.ndarray, box: tuple[int, int, int, int], nets: DiceNets) -> float:
+    """The pip classifier's probability that the find in ``box`` is no die (it does not depend
+    on the profile: it learned the detector's false finds on trays)."""
+    return float(nets.classify(image, [Found(box, 1.0)])[0, nets.classes.index(NOT_A_DIE)])
+
+
 def _read_learned(
-    vector: np.ndarray | None, blob: Blob, profile: Profile, classifier: FaceClassifier
+    vector: np.ndarray | None,
+    blob: Blob,
+    profile: Profile,
+    classifier: FaceClassifier,
+    not_a_die: Callable[[], float],
 ) -> Die | None:
     """A die from the description of its face (``vector``) and the taught faces; ``None`` when
-    its face cannot be described at all.
-
-    The detector has the last word on what is a die: a die unlike every taught face is still
-    reported, with confidence 0 (so the host is asked), never dropped silently.
+    its face cannot be described at all, or when it is no die: far from every taught face, and
+    taken for no die by the pip classifier (``not_a_die``, asked only of finds already far from
+    every taught face), see ``FaceClassifier.guess``.
     """
-    guess = classifier.guess(vector) if vector is not None else None
+    guess = classifier.guess(vector, not_a_die) if vector is not None else None
     if guess is None:
         return None
     return Die(guess.face, guess.confidence, blob.box, guess.confidence < profile.threshold)

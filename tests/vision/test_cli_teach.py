@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from importlib import resources
 
 import cv2
 import numpy as np
@@ -13,6 +14,8 @@ from dice_fixtures import render_frame
 from vision import ProfileError, load_profile, read, teach
 from vision.cli import add_dice_parser
 from vision.evaluate import Score
+from vision.features import version
+from vision.profile import taught_path
 from vision.synth import render
 
 
@@ -267,3 +270,41 @@ def test_faces_remove_and_reset(tmp_path, capsys):
     assert run(["dice", "faces", "list", *base]) == 0
     assert "nothing taught" in capsys.readouterr().out
     assert run(["dice", "faces", "list", "--profile", "d7", "--data-dir", str(tmp_path)]) == 2
+
+
+def test_faces_taught_by_an_older_version_are_refused_and_can_be_reset(tmp_path, capsys):
+    """A retrained face embedder keeps the vectors' length but not their meaning: faces taught
+    before it (a file without the version, or with another) are refused with "teach them again",
+    never read with today's examples, and ``faces reset`` still clears them."""
+    teach("last-bastion/combat", "red", [_reds(76, 3)], tmp_path, count=3)
+    path = taught_path("last-bastion/combat", tmp_path)
+    saved = json.loads(path.read_text())
+    assert saved["features"] == version()
+    base = ["--profile", "last-bastion/combat", "--data-dir", str(tmp_path)]
+    for stamp in (None, "60-0123456789ab"):
+        old = {"profile": saved["profile"], "examples": saved["examples"]}
+        if stamp:
+            old["features"] = stamp
+        path.write_text(json.dumps(old))
+        with pytest.raises(ProfileError, match="teach them again"):
+            load_profile("last-bastion/combat", tmp_path)
+        assert run(["dice", "read", str(tmp_path / "none.png"), *base]) == 2
+        assert run(["dice", "faces", "list", *base, "--lang", "fr"]) == 2
+        assert "apprenez-les à nouveau" in capsys.readouterr().err
+        with pytest.raises(ProfileError, match="faces reset --profile last-bastion/combat"):
+            teach("last-bastion/combat", "red", [_reds(76, 3)], tmp_path, count=3)
+    assert run(["dice", "faces", "reset", *base]) == 0
+    assert "forgot every taught face (3 example(s))" in capsys.readouterr().out
+    assert not path.exists()
+    assert load_profile("last-bastion/combat", tmp_path).examples == load_profile(
+        "last-bastion/combat").examples
+
+
+def test_shipped_defaults_were_made_by_the_shipped_embedder():
+    """``python -m vision.defaults`` must be run after the face embedder is retrained."""
+    files = [e for e in resources.files("vision.profiles").iterdir() if e.name.endswith(".json")]
+    learned = [json.loads(e.read_text()) for e in files]
+    learned = [data for data in learned if data["kind"] == "learned"]
+    assert len(learned) == 4
+    for data in learned:
+        assert data["features"] == version(), data["name"]

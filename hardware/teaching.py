@@ -13,21 +13,26 @@ show; faces taught with ``companion dice teach`` have none.
 from __future__ import annotations
 
 import secrets
-import shutil
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import cv2
 import numpy as np
 
 import vision
 from companion.engine.files import sync_path, write_atomic
-from vision.profile import LEARNED, forget_taught, save_taught, taught_faces, taught_path
+from vision.profile import (
+    LEARNED,
+    forget_taught,
+    pictures_folder,
+    save_taught,
+    taught_faces,
+    taught_path,
+)
 from vision.say import LANGUAGES
 from vision.teach import photo_dice
 
@@ -170,7 +175,6 @@ class DiceTeacher:
             dropped = forget_taught(profile, self.data_dir, face)
             if taught_path(profile, self.data_dir).parent.is_dir():
                 sync_path(taught_path(profile, self.data_dir).parent)
-            shutil.rmtree(self._folder(profile, face), ignore_errors=True)
         return dropped
 
     def example(self, profile: str, face: str, index: int) -> bytes | None:
@@ -178,21 +182,14 @@ class DiceTeacher:
         examples = self._examples(profile, face)
         return examples[index].read_bytes() if 0 <= index < len(examples) else None
 
-    def _folder(self, profile: str, face: str | None = None) -> Path:
-        """Where the cut-outs of ``profile`` (of its ``face`` if given) are kept; a face's
-        folder name is quoted, so no face id can name a path outside it."""
-        path = taught_path(profile, self.data_dir)
-        folder = path.parent / "examples" / path.stem
-        return folder if face is None else folder / ("face-" + quote(face, safe=""))
-
     def _examples(self, profile: str, face: str) -> list[Path]:
         """The cut-outs kept of ``face``, newest first."""
-        folder = self._folder(profile, face)
+        folder = pictures_folder(profile, self.data_dir, face)
         return sorted(folder.glob("*.jpg"), reverse=True) if folder.is_dir() else []
 
     def _keep_examples(self, profile: str, face: str, crops: list[bytes]) -> None:
         """Keep the newest :data:`EXAMPLES` cut-outs of ``face``, ``crops`` included."""
-        folder = self._folder(profile, face)
+        folder = pictures_folder(profile, self.data_dir, face)
         stamp = time.time_ns()
         for i, crop in enumerate(crops[:EXAMPLES]):
             write_atomic(folder / f"{stamp}-{i:02d}.jpg", crop)

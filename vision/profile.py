@@ -9,10 +9,12 @@ stored in ``<data dir>/vision/<profile>.json``; taught faces replace the default
 from __future__ import annotations
 
 import json
+import shutil
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
+from urllib.parse import quote
 
 from .classify import FaceClassifier
 from .features import version
@@ -69,6 +71,16 @@ def list_profiles() -> list[str]:
 def taught_path(name: str, data_dir: Path) -> Path:
     """Where the examples taught for profile ``name`` are stored."""
     return Path(data_dir) / "vision" / (name.replace("/", "__") + ".json")
+
+
+def pictures_folder(name: str, data_dir: Path, face: str | None = None) -> Path:
+    """Where pictures of the dice taught for profile ``name`` (of its ``face`` if given) are
+    kept beside the taught file, so that forgetting a face forgets its pictures too, whoever
+    forgets it (the command line or the host page). A face's folder name is quoted: no face id
+    names a path outside it."""
+    path = taught_path(name, data_dir)
+    folder = path.parent / "examples" / path.stem
+    return folder if face is None else folder / ("face-" + quote(face, safe=""))
 
 
 # Loaded profiles by (name, taught file): the file's identity when loaded, and the profile.
@@ -194,6 +206,7 @@ def forget_taught(name: str, data_dir: Path, face: str | None = None) -> int:
         _write_taught(name, taught, data_dir)
     else:
         taught_path(name, data_dir).unlink(missing_ok=True)
+    shutil.rmtree(pictures_folder(name, data_dir, face), ignore_errors=True)
     return len(dropped)
 
 

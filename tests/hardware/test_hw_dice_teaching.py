@@ -4,15 +4,15 @@ disk (the newest), and no face id, however odd, writes outside the data director
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import hwtools  # noqa: F401 - first: the real packages before tests/ folders of the same name
 
 from hardware.teaching import EXAMPLES, PHOTO_SECONDS, PHOTOS, DiceTeacher
+from vision.cli import main
+from vision.datasets import shared_dice
 from vision.profile import taught_faces
 
-PHOTO = Path("/work/shared/data/dice/byler-d6-train/images/IMG_20191208_112710.jpg")
+PHOTO = shared_dice() / "byler-d6-train" / "images" / "IMG_20191208_112710.jpg"
 COMBAT = "last-bastion/combat"
 
 
@@ -69,3 +69,23 @@ def test_an_odd_face_id_stays_inside_the_examples_folder(tmp_path):
         "examples"]
     assert teacher.forget("last-bastion/corruption", odd) == 1
     assert not list((data / "vision").rglob("*.jpg"))
+
+
+def test_forgetting_a_face_on_the_command_line_forgets_its_pictures(tmp_path):
+    """A face removed with `companion dice faces remove`, then taught again, shows only the new
+    dice on the host page, never the pictures of the examples it forgot."""
+    teacher = DiceTeacher(tmp_path)
+    frame = cv2.imread(str(PHOTO))
+    photo = teacher.take(frame, COMBAT)
+    teacher.teach(photo["photo"], {0: "red", 1: "red", 2: "blue"})
+    assert main(["dice", "faces", "remove", "--profile", COMBAT, "--face", "red",
+                 "--data-dir", str(tmp_path)]) == 0
+    combat = next(p for p in teacher.profiles() if p["profile"] == COMBAT)
+    assert combat["taught"] == {"blue": 1} and teacher.example(COMBAT, "red", 0) is None
+    again = teacher.take(frame, COMBAT)
+    teacher.teach(again["photo"], {2: "red"})
+    assert teacher.example(COMBAT, "red", 0) is not None
+    assert teacher.example(COMBAT, "red", 1) is None  # not the two forgotten ones
+    assert main(["dice", "faces", "reset", "--profile", COMBAT,
+                 "--data-dir", str(tmp_path)]) == 0
+    assert not list((tmp_path / "vision").rglob("*.jpg"))

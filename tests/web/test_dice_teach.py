@@ -10,7 +10,6 @@ screw holes the detector also finds, the stray finds an owner must be able to le
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -22,10 +21,11 @@ from hardware.box import HardwareBox
 from hardware.frames import FrameTap
 from hardware.table import Table
 from hardware.teaching import CROP, PHOTO_SECONDS
+from vision.datasets import shared_dice
 from vision.profile import taught_path
 from vision.teach import photo_dice
 
-DATA = Path("/work/shared/data/dice/byler-d6-train")
+DATA = shared_dice() / "byler-d6-train"
 PHOTO = "IMG_20191208_112710"
 COMBAT = "last-bastion/combat"
 

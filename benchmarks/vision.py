@@ -58,7 +58,7 @@ from vision.datasets import (  # noqa: E402
 from vision.detect import die_pixels  # noqa: E402
 from vision.evaluate import Score, Truth  # noqa: E402
 from vision.features import describe  # noqa: E402
-from vision.net import shipped  # noqa: E402
+from vision.net import DiceNets, shipped  # noqa: E402
 from vision.profile import LEARNED, Profile  # noqa: E402
 from vision.synth import SYNTH_PROFILES, render_set  # noqa: E402
 
@@ -172,14 +172,24 @@ def taught_from_photos(per_face: int, frames: list[Frame], seed: int = 5) -> Sco
     return score
 
 
-def score_set(name: str, frames: list[Frame], transform: str) -> Score:
-    """Read every photo of a set after ``transform`` with a model that never saw it."""
+def unseen_frames(name: str, limit: int = 0) -> list[tuple[Frame, DiceNets | None]]:
+    """The photos of a set that some model never saw, each with that model (``None``: the
+    shipped one), ``limit`` of them spread over the set (0: all). The limit applies after the
+    photos the models saw are left out, so a model trained on one fold's complement is still
+    measured on ``limit`` photos."""
+    usable = [((stem, image, truths), nets) for stem, image, truths in set_frames(name)
+              for ok, nets in [unseen_by(name, stem)] if ok]
+    if limit:
+        usable = usable[:: max(1, len(usable) // limit)][:limit]
+    return usable
+
+
+def score_set(frames: list[tuple[Frame, DiceNets | None]], transform: str) -> Score:
+    """Read every photo of a set after ``transform``, each with a model that never saw it."""
     profile, score = load_profile("d6"), Score()
-    for stem, image, truths in frames:
-        usable, nets = unseen_by(name, stem)
-        if usable:
-            seen, labels = TRANSFORMS[transform](image, truths)
-            score.add(read(seen, profile, nets=nets), labels)
+    for (_, image, truths), nets in frames:
+        seen, labels = TRANSFORMS[transform](image, truths)
+        score.add(read(seen, profile, nets=nets), labels)
     return score
 
 
@@ -225,11 +235,9 @@ def main(argv: list[str] | None = None) -> int:
           "| asked |")
     print("|---|---|---|---|---|---|---|---|")
     for name in args.sets:
-        frames = list(set_frames(name))
-        if args.limit:
-            frames = frames[:: max(1, len(frames) // args.limit)][: args.limit]
+        frames = unseen_frames(name, args.limit)
         for transform in args.transforms:
-            print(row(f"{name} | {transform}", score_set(name, frames, transform)), flush=True)
+            print(row(f"{name} | {transform}", score_set(frames, transform)), flush=True)
     for per_face in args.teach:
         for name in args.sets:
             score = taught_from_photos(per_face, list(set_frames(name)))

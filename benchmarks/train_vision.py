@@ -457,9 +457,11 @@ def mistakes(detector: str, frames: list) -> list:
     gives the labelled dice with their faces (cut-outs as the reader will make them, a little off
     centre or too large at times)."""
     nets = DiceNets(load_onnx(detector), None, CLASSES, DETECT_THRESHOLD)
-    out = []
+    out, finds = [], {}
     for name, image, dice in frames:
-        found = nets.detect(image)
+        if id(image) not in finds:  # repeated entries of one photo are the same array
+            finds[id(image)] = nets.detect(image)
+        found = finds[id(image)]
         pairs = match([f.box for f in found], [b for _, b in dice])
         hit = {i for i, _ in pairs}
         seen = [(dice[j][0], found[i]) for i, j in pairs if dice[j][0] != UNCLEAR]

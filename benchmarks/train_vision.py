@@ -75,6 +75,7 @@ PATCH = 192  # detector training patch (input pixels)
 DIE_RANGE = (5.0, 48.0)  # detector training: the frame's median die side in input pixels
 SCALE_RANGE = (0.35, 2.5)  # detector training, frames without dice: scale from DET_INPUT
 DET_WIDTHS = (8, 16, 48)  # detector channels (the previous round's model: 8, 16, 32)
+CLS_WIDTHS = (24, 48, 64, 64)  # classifier channels at 40, 20, 10 and 5 pixels
 HARD_FROM = 0.5  # share of the detector's steps after which frames it errs on weigh more
 PER_SET = 600  # training entries per real set (see load_real)
 HELD_OUT = 0  # the fold of every real set the shipped model never sees (its figures)
@@ -120,13 +121,14 @@ class Classifier(nn.Module):
     pips lie tells the top face from those.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, widths: tuple[int, int, int, int] = CLS_WIDTHS) -> None:
         super().__init__()
+        a, b, c, d = widths
         self.body = nn.Sequential(
-            conv(3, 24), nn.MaxPool2d(2), conv(24, 48), nn.MaxPool2d(2),
-            conv(48, 64), nn.MaxPool2d(2), conv(64, 64), nn.Flatten(),
+            conv(3, a), nn.MaxPool2d(2), conv(a, b), nn.MaxPool2d(2),
+            conv(b, c), nn.MaxPool2d(2), conv(c, d), nn.Flatten(),
         )
-        self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(64 * (CROP // 8) ** 2, len(CLASSES)))
+        self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(d * (CROP // 8) ** 2, len(CLASSES)))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return torch.softmax(self.head(self.body(x)), 1)
@@ -421,9 +423,12 @@ def hard_weights(model: Detector, frames: list, most: int = 8) -> np.ndarray:
     return weights / weights.sum()
 
 
-def train_classifier(frames: list, steps: int, seed: int) -> Classifier:
-    """Fit the pip classifier on cut-outs of the frames that hold pip dice."""
-    rng, model = np.random.default_rng(seed), Classifier()
+def train_classifier(
+    frames: list, steps: int, seed: int, widths: tuple[int, int, int, int] = CLS_WIDTHS
+) -> Classifier:
+    """Fit the pip classifier (``widths`` channels) on cut-outs of the frames that hold pip
+    dice."""
+    rng, model = np.random.default_rng(seed), Classifier(widths)
     torch.manual_seed(seed)
     opt = torch.optim.AdamW(model.parameters(), 3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
@@ -472,7 +477,7 @@ def mistakes(detector: str, frames: list) -> list:
 
 def train_pair(
     real: list, synthetic: list, steps: tuple[int, int], seed: int, detector: str | None,
-    checkpoint: Path | None = None,
+    checkpoint: Path | None = None, widths: tuple[int, int, int, int] = CLS_WIDTHS,
 ) -> dict:
     """Detector (unless given as base64 ONNX) and classifier trained on ``real`` photos plus
     ``synthetic`` renders, for ``steps`` = (detector steps, classifier steps). A newly trained
@@ -485,7 +490,7 @@ def train_pair(
         if checkpoint is not None:
             checkpoint.write_text(json.dumps({"detector": detector}) + "\n")
     pips = mistakes(detector, real + [f for f in synthetic if f[0] == "d6"])
-    classifier = train_classifier(pips, steps[1], seed + 1)
+    classifier = train_classifier(pips, steps[1], seed + 1, widths)
     print(f"  trained in {time.time() - start:.0f} s", flush=True)
     return {
         "detector": detector,
@@ -505,6 +510,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--renders", type=int, default=400, help="synthetic training frames")
     parser.add_argument("--sets", nargs="+", choices=list(SETS), default=list(SETS),
                         help="real photo sets to train on (vision.datasets.SETS)")
+    parser.add_argument("--classifier-widths", nargs=4, type=int, default=CLS_WIDTHS,
+                        metavar="N", help="pip classifier channels (a lighter one reads faster)")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--out", type=Path, default=MODELS,
                         help="where the shipped model files are written")
@@ -536,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
         path = args.out / "dice.json" if part == "final" else args.folds_out / f"{part}.json"
         kept = json.loads(path.read_text())["detector"] if args.keep_detector else None
         model = train_pair(seen, synthetic, (args.steps, args.classifier_steps), 10 * k, kept,
-                           path.with_suffix(".detector.json"))
+                           path.with_suffix(".detector.json"), tuple(args.classifier_widths))
         model.update(sets=sorted(args.sets), held_out=k)
         path.write_text(json.dumps(model) + "\n")
     return 0

@@ -46,9 +46,6 @@ EMBED = 24  # length of the face embedding of learned profiles
 TURNS = 4  # quarter-turned looks averaged into one face embedding
 GRID = 8  # the detector's input sides are multiples of this
 UNSURE = 0.6  # a first look with a lower median score is worth a closer look (large frames)
-CONFIDENT = 1.0  # a first look with this median score or more needs no half-size look
-LARGE = 36.0  # ... unless its dice measure more than this (input pixels)
-SMALL = 0.0  # a large frame whose dice measure less than this (input pixels) is looked closer
 ZOOMED = 0.05  # the half-size look is kept when its median score is this much higher
 MAX_INPUT = 640 * 640  # largest detector input (pixels) of the second look
 MIN_SIDE = 4  # a box narrower than this (in frame pixels, after clipping) is not a die
@@ -178,25 +175,18 @@ class DiceNets:
     def detect(self, image: np.ndarray) -> list[Found]:
         """Every die found in a BGR frame, whatever the size of its dice.
 
-        The detector is surer of dice near the size it was trained on, so the frame is first
-        looked at at the scale that gives its longer side ``DET_INPUT`` pixels. When that look
-        is not sure of its finds (median score under ``CONFIDENT``) or finds large dice (median
-        side over ``LARGE`` input pixels), the frame is looked at at half that scale too (dice
-        twice the usual size, a close-up); a look that is sure of its dice costs no second
-        one. A frame larger than twice ``DET_INPUT`` whose first look is unsure (median score
-        under ``UNSURE``) or finds small dice (median side under ``SMALL`` input pixels: a
-        12 MP photo of a tray far away, a tray in the middle of a large frame) is looked at at
-        twice that scale (the input no larger than ``MAX_INPUT`` pixels). A look is kept over
-        the first when its median score is ``ZOOMED`` higher.
+        The detector is surer of dice near the size it was trained on, so the frame is looked
+        at at the scale that gives its longer side ``DET_INPUT`` pixels and at half that (dice
+        twice the usual size, a close-up), and, for a frame larger than twice ``DET_INPUT``
+        where the first look is unsure (median score under ``UNSURE``: a 12 MP photo of a tray
+        far away, small dice), at twice that too (the input no larger than ``MAX_INPUT``
+        pixels). A look is kept over the first when its median score is ``ZOOMED`` higher.
         """
         h, w = image.shape[:2]
         scale = DET_INPUT / max(h, w)
         found = self._detect(image, scale)
-        score, side = _median_score(found), _median_side(found) * scale
-        looks = []
-        if score < CONFIDENT or side > LARGE:
-            looks.append(scale / 2)
-        if max(h, w) > 2 * DET_INPUT and (score < UNSURE or side < SMALL):
+        looks = [scale / 2]
+        if max(h, w) > 2 * DET_INPUT and _median_score(found) < UNSURE:
             looks.append(min(2 * scale, float(np.sqrt(MAX_INPUT / (h * w)))))
         for other in looks:
             more = self._detect(image, other)
@@ -234,11 +224,6 @@ class DiceNets:
 def _median_score(found: list[Found]) -> float:
     """How sure the detector is of a set of finds (0 for none)."""
     return float(np.median([f.score for f in found])) if found else 0.0
-
-
-def _median_side(found: list[Found]) -> float:
-    """The usual die side of a set of finds in frame pixels (0 for none)."""
-    return float(np.median([f.side for f in found])) if found else 0.0
 
 
 def _view(cut: np.ndarray, v: int) -> np.ndarray:

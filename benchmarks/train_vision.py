@@ -1,18 +1,21 @@
 """Train the dice detector, pip classifier and face embedder shipped in ``vision/models``
 (training only).
 
-    .venv/bin/pip install torch==2.13.0 onnx   # for training only: never needed at run time
+    .venv/bin/pip install torch==2.13.0+cpu onnx   # for training only: never needed at run time
     .venv/bin/python benchmarks/train_vision.py [PART ...] [--steps N] [--classifier-steps N]
-        [--threads N] [--keep-detector] [--out DIR] [--faces-without PROFILE ...]
+        [--threads N] [--keep-detector] [--out DIR] [--classifier-widths N N N N]
+        [--faces-without PROFILE ...]
 
 PART is ``fold0`` .. ``fold4``, ``final`` or ``faces`` (default: all). ``final`` is trained on
 every photo of ``--sets`` except fold ``HELD_OUT`` (0) of each, which the benchmark then reads;
 ``fold<k>`` leaves out fold k instead (benchmarks/models/, to measure the other folds). The model
 file records its ``sets`` and ``held_out`` fold. The shipped ``dice.json`` is still the byler-only
-model of the previous round (detectors trained with 1200 steps, classifiers retrained with
-``--keep-detector``): the all-sets recipe run once within this machine's budget (``final
---steps 800 --classifier-steps 2000 --renders 300``, about 22 min of one core) read the held-out
-tray photos worse (docs/vision.md, Figures), so it was not shipped; it needs longer runs.
+model of an earlier round (detectors trained with 1200 steps, classifiers retrained with
+``--keep-detector``). This round's all-sets run (``final --steps 2400 --classifier-steps 7000
+--out DIR``, 40 min of one shared core) is ``benchmarks/models/allsets.json``: much better away
+from the tray, worse on it (docs/vision.md, "What is shipped"). A run writes its detector alone
+to ``DIR/dice.detector.json`` as soon as it is trained. Measure a run before shipping it with
+``benchmarks/vision.py --model DIR/dice.json``.
 
 ``faces`` trains the embedder of learned profiles on dice of every profile (renders, seeds 95000
 and up, and the real pip photos); ``--faces-without`` leaves profiles out, to check that dice the

@@ -1,18 +1,21 @@
 """Train the dice detector, pip classifier and face embedder shipped in ``vision/models``
 (training only).
 
-    .venv/bin/pip install torch==2.13.0 onnx   # for training only: never needed at run time
+    .venv/bin/pip install torch==2.13.0+cpu onnx   # for training only: never needed at run time
     .venv/bin/python benchmarks/train_vision.py [PART ...] [--steps N] [--classifier-steps N]
-        [--threads N] [--keep-detector] [--out DIR] [--faces-without PROFILE ...]
+        [--threads N] [--keep-detector] [--out DIR] [--classifier-widths N N N N]
+        [--faces-without PROFILE ...]
 
 PART is ``fold0`` .. ``fold4``, ``final`` or ``faces`` (default: all). ``final`` is trained on
 every photo of ``--sets`` except fold ``HELD_OUT`` (0) of each, which the benchmark then reads;
 ``fold<k>`` leaves out fold k instead (benchmarks/models/, to measure the other folds). The model
 file records its ``sets`` and ``held_out`` fold. The shipped ``dice.json`` is still the byler-only
-model of the previous round (detectors trained with 1200 steps, classifiers retrained with
-``--keep-detector``): the all-sets recipe run once within this machine's budget (``final
---steps 800 --classifier-steps 2000 --renders 300``, about 22 min of one core) read the held-out
-tray photos worse (docs/vision.md, Figures), so it was not shipped; it needs longer runs.
+model of an earlier round (detectors trained with 1200 steps, classifiers retrained with
+``--keep-detector``). This round's all-sets run (``final --steps 2400 --classifier-steps 7000
+--out DIR``, 40 min of one shared core) is ``benchmarks/models/allsets.json``: much better away
+from the tray, worse on it (docs/vision.md, "What is shipped"). A run writes its detector alone
+to ``DIR/dice.detector.json`` as soon as it is trained. Measure a run before shipping it with
+``benchmarks/vision.py --model DIR/dice.json``.
 
 ``faces`` trains the embedder of learned profiles on dice of every profile (renders, seeds 95000
 and up, and the real pip photos of every set except fold ``HELD_OUT`` of each: the benchmark's
@@ -63,7 +66,9 @@ from vision.net import (  # noqa: E402
     STRIDE,
     DiceNets,
     crop,
+    decode,
     detector_input,
+    in_frame,
     load_onnx,
     to_blob,
 )
@@ -73,7 +78,11 @@ MODELS = Path(__file__).resolve().parent.parent / "vision" / "models"
 FOLD_MODELS = Path(__file__).resolve().parent / "models"  # benchmark-only, not in the package
 CLASSES = ("1", "2", "3", "4", "5", "6", NOT_A_DIE)
 PATCH = 192  # detector training patch (input pixels)
-SCALE_RANGE = (0.35, 2.5)  # detector training: frames shrunk to DET_INPUT, then scaled by this
+DIE_RANGE = (5.0, 48.0)  # detector training: the frame's median die side in input pixels
+SCALE_RANGE = (0.35, 2.5)  # detector training, frames without dice: scale from DET_INPUT
+DET_WIDTHS = (8, 16, 48)  # detector channels (the previous round's model: 8, 16, 32)
+CLS_WIDTHS = (24, 48, 64, 64)  # classifier channels at 40, 20, 10 and 5 pixels
+HARD_FROM = 0.5  # share of the detector's steps after which frames it errs on weigh more
 PER_SET = 600  # training entries per real set (see load_real)
 HELD_OUT = 0  # the fold of every real set the shipped model never sees (its figures)
 DETECT_THRESHOLD = 0.3
@@ -90,16 +99,19 @@ def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
 
 
 class Detector(nn.Module):
-    """Centre-point detector: 1/4-resolution maps of centre chance, box size and cell offset."""
+    """Centre-point detector: 1/4-resolution maps of centre chance, box size and cell offset.
 
-    def __init__(self) -> None:
+    ``widths`` are the channels of the 1/2, 1/4 and 1/8 resolution stages."""
+
+    def __init__(self, widths: tuple[int, int, int] = DET_WIDTHS) -> None:
         super().__init__()
-        self.fine = nn.Sequential(conv(3, 8, 2), conv(8, 16, 2), conv(16, 16))
-        self.coarse = nn.Sequential(conv(16, 32, 2), conv(32, 32), conv(32, 32))
-        self.lift = nn.Conv2d(32, 16, 1)
+        a, b, c = widths
+        self.fine = nn.Sequential(conv(3, a, 2), conv(a, b, 2), conv(b, b))
+        self.coarse = nn.Sequential(conv(b, c, 2), conv(c, c), conv(c, c))
+        self.lift = nn.Conv2d(c, b, 1)
         self.up = nn.Upsample(scale_factor=2, mode="nearest")
-        self.mix = conv(16, 16)
-        self.head = nn.Conv2d(16, 5, 1)
+        self.mix = conv(b, b)
+        self.head = nn.Conv2d(b, 5, 1)
         nn.init.constant_(self.head.bias[:1], -2.2)  # start with few centres, as is usual
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -116,13 +128,14 @@ class Classifier(nn.Module):
     pips lie tells the top face from those.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, widths: tuple[int, int, int, int] = CLS_WIDTHS) -> None:
         super().__init__()
+        a, b, c, d = widths
         self.body = nn.Sequential(
-            conv(3, 24), nn.MaxPool2d(2), conv(24, 48), nn.MaxPool2d(2),
-            conv(48, 64), nn.MaxPool2d(2), conv(64, 64), nn.Flatten(),
+            conv(3, a), nn.MaxPool2d(2), conv(a, b), nn.MaxPool2d(2),
+            conv(b, c), nn.MaxPool2d(2), conv(c, d), nn.Flatten(),
         )
-        self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(64 * (CROP // 8) ** 2, len(CLASSES)))
+        self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(d * (CROP // 8) ** 2, len(CLASSES)))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return torch.softmax(self.head(self.body(x)), 1)
@@ -281,11 +294,19 @@ def detector_sample(frame, rng: np.random.Generator) -> tuple[np.ndarray, np.nda
     """A random patch of a frame's detector input and its target maps (6 x H/4 x W/4:
     centre chance, width, height, x and y offsets, and where the box terms count)."""
     _, image, dice = frame
-    # Dice from about a third to twice and a half their size in the frame (from the frame's own
-    # pixels), so that the detector finds dice of any size and says their size right: the
-    # reader's second look (vision.net DiceNets.detect) relies on it.
-    s = float(np.exp(rng.uniform(np.log(SCALE_RANGE[0]), np.log(SCALE_RANGE[1]))))
-    small, scale = detector_input(image, DET_INPUT / max(image.shape[:2]) * s)
+    # Dice of every size the reader's looks give the detector, whatever their size in the
+    # photo: the frame is scaled so that its median die measures DIE_RANGE input pixels
+    # (log-uniform; 5 px: a tray photo on a canvas four times its side), so that the detector
+    # finds dice of any size and says their size right (vision.net DiceNets.detect relies on
+    # it).
+    base = DET_INPUT / max(image.shape[:2])
+    sides = [max(b[2] - b[0], b[3] - b[1]) for _, b in dice]
+    if sides:
+        target = np.exp(rng.uniform(np.log(DIE_RANGE[0]), np.log(DIE_RANGE[1])))
+        s = float(target / (np.median(sides) * base))
+    else:
+        s = float(np.exp(rng.uniform(np.log(SCALE_RANGE[0]), np.log(SCALE_RANGE[1]))))
+    small, scale = detector_input(image, base * s)
     k = int(rng.integers(4))
     boxes = np.array([b for _, b in dice], np.float32).reshape(-1, 4) * scale
     small, boxes = _rot90(small, boxes, k)
@@ -381,14 +402,23 @@ def focal_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 
 def train_detector(frames: list, steps: int, seed: int) -> Detector:
-    """Fit the detector on patches of ``frames`` (real and synthetic)."""
+    """Fit the detector on patches of ``frames`` (real and synthetic).
+
+    After ``HARD_FROM`` of the steps, frames are drawn in proportion to how wrong the detector
+    still is on them (:func:`hard_weights`): the carpet, velvet and wood grain it takes for dice
+    and the tiny dice it misses are seen more often than the trays it already reads."""
     rng, model = np.random.default_rng(seed), Detector()
     torch.manual_seed(seed)
     opt = torch.optim.AdamW(model.parameters(), 3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    weights = None
     model.train()
     for step in range(steps):
-        batch = [detector_sample(frames[int(rng.integers(len(frames)))], rng) for _ in range(24)]
+        if step == int(HARD_FROM * steps):
+            weights = hard_weights(model, frames)
+            model.train()
+        picks = rng.choice(len(frames), 24, p=weights)
+        batch = [detector_sample(frames[int(i)], rng) for i in picks]
         x = torch.from_numpy(to_blob(np.stack([b[0] for b in batch])))
         t = torch.from_numpy(np.stack([b[1] for b in batch]))
         out = model(x)
@@ -404,9 +434,35 @@ def train_detector(frames: list, steps: int, seed: int) -> Detector:
     return model.eval()
 
 
-def train_classifier(frames: list, steps: int, seed: int) -> Classifier:
-    """Fit the pip classifier on cut-outs of the frames that hold pip dice."""
-    rng, model = np.random.default_rng(seed), Classifier()
+def hard_weights(model: Detector, frames: list, most: int = 8) -> np.ndarray:
+    """How often to draw each frame: 1 plus the detector's false and missed dice on it at the
+    reader's first look (at most ``most``), normalised. Repeated entries of one photo (the same
+    array) are judged once."""
+    model.eval()
+    errors: dict[int, int] = {}
+    with torch.no_grad():
+        for _, image, dice in frames:
+            if id(image) in errors:
+                continue
+            small, scale = detector_input(image)
+            out = model(torch.from_numpy(to_blob(small[None]))).numpy()
+            h, w = image.shape[:2]
+            found = [c for f in decode(out, scale, DETECT_THRESHOLD)
+                     if (c := in_frame(f, w, h)) is not None]
+            hits = len(match([f.box for f in found], [b for _, b in dice]))
+            errors[id(image)] = len(found) + len(dice) - 2 * hits
+    weights = np.array([1 + min(most, errors[id(f[1])]) for f in frames], float)
+    print(f"  hard frames: {np.mean([e > 0 for e in errors.values()]):.0%} of photos with a "
+          f"mistake, {sum(errors.values())} mistakes", flush=True)
+    return weights / weights.sum()
+
+
+def train_classifier(
+    frames: list, steps: int, seed: int, widths: tuple[int, int, int, int] = CLS_WIDTHS
+) -> Classifier:
+    """Fit the pip classifier (``widths`` channels) on cut-outs of the frames that hold pip
+    dice."""
+    rng, model = np.random.default_rng(seed), Classifier(widths)
     torch.manual_seed(seed)
     opt = torch.optim.AdamW(model.parameters(), 3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
@@ -440,9 +496,11 @@ def mistakes(detector: str, frames: list) -> list:
     gives the labelled dice with their faces (cut-outs as the reader will make them, a little off
     centre or too large at times)."""
     nets = DiceNets(load_onnx(detector), None, CLASSES, DETECT_THRESHOLD)
-    out = []
+    out, finds = [], {}
     for name, image, dice in frames:
-        found = nets.detect(image)
+        if id(image) not in finds:  # repeated entries of one photo are the same array
+            finds[id(image)] = nets.detect(image)
+        found = finds[id(image)]
         pairs = match([f.box for f in found], [b for _, b in dice])
         hit = {i for i, _ in pairs}
         seen = [(dice[j][0], found[i]) for i, j in pairs if dice[j][0] != UNCLEAR]
@@ -452,16 +510,21 @@ def mistakes(detector: str, frames: list) -> list:
 
 
 def train_pair(
-    real: list, synthetic: list, steps: tuple[int, int], seed: int, detector: str | None
+    real: list, synthetic: list, steps: tuple[int, int], seed: int, detector: str | None,
+    checkpoint: Path | None = None, widths: tuple[int, int, int, int] = CLS_WIDTHS,
 ) -> dict:
     """Detector (unless given as base64 ONNX) and classifier trained on ``real`` photos plus
-    ``synthetic`` renders, for ``steps`` = (detector steps, classifier steps)."""
+    ``synthetic`` renders, for ``steps`` = (detector steps, classifier steps). A newly trained
+    detector is first written alone to ``checkpoint`` (a long run cut short keeps it: train the
+    classifier again with ``--keep-detector``)."""
     start = time.time()
     if detector is None:
         detector = onnx_b64(train_detector(real + synthetic, steps[0], seed),
                             (1, 3, DET_INPUT, DET_INPUT))
+        if checkpoint is not None:
+            checkpoint.write_text(json.dumps({"detector": detector}) + "\n")
     pips = mistakes(detector, real + [f for f in synthetic if f[0] == "d6"])
-    classifier = train_classifier(pips, steps[1], seed + 1)
+    classifier = train_classifier(pips, steps[1], seed + 1, widths)
     print(f"  trained in {time.time() - start:.0f} s", flush=True)
     return {
         "detector": detector,
@@ -481,6 +544,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--renders", type=int, default=400, help="synthetic training frames")
     parser.add_argument("--sets", nargs="+", choices=list(SETS), default=list(SETS),
                         help="real photo sets to train on (vision.datasets.SETS)")
+    parser.add_argument("--classifier-widths", nargs=4, type=int, default=CLS_WIDTHS,
+                        metavar="N", help="pip classifier channels (a lighter one reads faster)")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--out", type=Path, default=MODELS,
                         help="where the shipped model files are written")
@@ -511,7 +576,8 @@ def main(argv: list[str] | None = None) -> int:
         seen = load_real(tuple(args.sets), k)
         path = args.out / "dice.json" if part == "final" else args.folds_out / f"{part}.json"
         kept = json.loads(path.read_text())["detector"] if args.keep_detector else None
-        model = train_pair(seen, synthetic, (args.steps, args.classifier_steps), 10 * k, kept)
+        model = train_pair(seen, synthetic, (args.steps, args.classifier_steps), 10 * k, kept,
+                           path.with_suffix(".detector.json"), tuple(args.classifier_widths))
         model.update(sets=sorted(args.sets), held_out=k)
         path.write_text(json.dumps(model) + "\n")
     return 0

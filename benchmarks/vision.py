@@ -50,6 +50,7 @@ from vision import load_profile, read  # noqa: E402
 from vision.datasets import (  # noqa: E402
     CREDITS,
     SETS,
+    candidate,
     photo_fold,
     set_frames,
     trained_sets,
@@ -58,7 +59,7 @@ from vision.datasets import (  # noqa: E402
 from vision.detect import die_pixels  # noqa: E402
 from vision.evaluate import Score, Truth  # noqa: E402
 from vision.features import describe  # noqa: E402
-from vision.net import shipped  # noqa: E402
+from vision.net import DiceNets, shipped  # noqa: E402
 from vision.profile import LEARNED, Profile  # noqa: E402
 from vision.synth import SYNTH_PROFILES, render_set  # noqa: E402
 
@@ -175,14 +176,26 @@ def taught_from_photos(name: str, per_face: int, frames: list[Frame], seed: int 
     return score
 
 
-def score_set(name: str, frames: list[Frame], transform: str) -> Score:
-    """Read every photo of a set after ``transform`` with a model that never saw it."""
+def unseen_frames(
+    name: str, limit: int = 0, model: Path | None = None
+) -> list[tuple[Frame, DiceNets | None]]:
+    """The photos of a set that some model never saw, each with that model (``None``: the
+    shipped one), ``limit`` of them spread over the set (0: all). The limit applies after the
+    photos the models saw are left out, so a model trained on one fold's complement is still
+    measured on ``limit`` photos. ``model``: a model file measured instead of the shipped one."""
+    usable = [((stem, image, truths), nets) for stem, image, truths in set_frames(name)
+              for ok, nets in [unseen_by(name, stem, model)] if ok]
+    if limit:
+        usable = usable[:: max(1, len(usable) // limit)][:limit]
+    return usable
+
+
+def score_set(frames: list[tuple[Frame, DiceNets | None]], transform: str) -> Score:
+    """Read every photo of a set after ``transform``, each with a model that never saw it."""
     profile, score = load_profile("d6"), Score()
-    for stem, image, truths in frames:
-        usable, nets = unseen_by(name, stem)
-        if usable:
-            seen, labels = TRANSFORMS[transform](image, truths)
-            score.add(read(seen, profile, nets=nets), labels)
+    for (_, image, truths), nets in frames:
+        seen, labels = TRANSFORMS[transform](image, truths)
+        score.add(read(seen, profile, nets=nets), labels)
     return score
 
 
@@ -193,13 +206,16 @@ def row(title: str, score: Score) -> str:
             f"{score.uncertain_share:.1%} |")
 
 
-def timed(frames: Iterator[np.ndarray], profile: str = "d6") -> tuple[list[float], list[float]]:
-    """CPU (one thread) and wall milliseconds of ``read`` per frame, shipped model."""
+def timed(
+    frames: Iterator[np.ndarray], nets: DiceNets | None = None, profile: str = "d6"
+) -> tuple[list[float], list[float]]:
+    """CPU (one thread) and wall milliseconds of ``read`` per frame (``nets``: the shipped
+    model when ``None``)."""
     cpu, wall = [], []
     p = load_profile(profile)
     for frame in frames:
         c, w = time.thread_time(), time.perf_counter()
-        read(frame, p)
+        read(frame, p, nets=nets)
         cpu.append((time.thread_time() - c) * 1000)
         wall.append((time.perf_counter() - w) * 1000)
     return cpu, wall
@@ -218,21 +234,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--renders", type=int, default=100, help="synthetic frames per profile")
     parser.add_argument("--no-synthetic", action="store_true")
     parser.add_argument("--no-speed", action="store_true")
+    parser.add_argument("--model", type=Path,
+                        help="measure this model file (e.g. a new training run) instead of the "
+                             "shipped vision/models/dice.json")
     parser.add_argument("--teach", nargs="*", type=int, default=[5, 10], metavar="N",
                         help="teach-from-photos rows: N examples per face (none: skip)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    shipped()  # load before timing
-    print(f"shipped model trained on: {', '.join(sorted(trained_sets()))}; {CREDITS}")
+    nets = candidate(args.model) if args.model else shipped()  # loaded before timing
+    which = args.model or "shipped model"
+    print(f"{which} trained on: {', '.join(sorted(trained_sets(args.model)))}; {CREDITS}")
     print("| set | transform | photos / dice | precision | recall | face acc. | wrong certain "
           "| asked |")
     print("|---|---|---|---|---|---|---|---|")
     for name in args.sets:
-        frames = list(set_frames(name))
-        if args.limit:
-            frames = frames[:: max(1, len(frames) // args.limit)][: args.limit]
+        frames = unseen_frames(name, args.limit, args.model)
         for transform in args.transforms:
-            print(row(f"{name} | {transform}", score_set(name, frames, transform)), flush=True)
+            print(row(f"{name} | {transform}", score_set(frames, transform)), flush=True)
     for per_face in args.teach:
         for name in args.sets:
             score = taught_from_photos(name, per_face, list(set_frames(name)))
@@ -242,14 +260,14 @@ def main(argv: list[str] | None = None) -> int:
             score = Score()
             profile = load_profile(name)
             for _, image, truths in render_set(name, args.renders, seed=1000 + seed):
-                score.add(read(image, profile), truths)
+                score.add(read(image, profile, nets=nets), truths)
             print(row(f"synthetic {name} | none", score), flush=True)
     if not args.no_speed:
         byler = [im for _, im, _ in set_frames("byler")]
-        cpu, wall = timed(iter(byler))
+        cpu, wall = timed(iter(byler), nets)
         print(f"640x640 byler photos ({len(byler)}): CPU {_ms(cpu)}; wall {_ms(wall)}")
         aws = [im for _, im, _ in set_frames("aws")][::10]
-        cpu, wall = timed(cv2.resize(im, (4032, 3024)) for im in aws)
+        cpu, wall = timed((cv2.resize(im, (4032, 3024)) for im in aws), nets)
         print(f"12 MP photos ({len(aws)} aws photos at 4032x3024): CPU {_ms(cpu)}; "
               f"wall {_ms(wall)}")
     return 0

@@ -112,28 +112,44 @@ def fold_sets(fold: int) -> set[str]:
 
 
 @cache
-def _recipe() -> tuple[frozenset[str], int | None]:
-    """The real sets the shipped model was trained on, and the fold of each it never saw."""
-    data = read_model_file("dice.json")
+def _model_file(model: Path | None) -> dict:
+    """The content of a model file: ``model``, or the shipped ``dice.json`` when ``None``."""
+    return read_model_file("dice.json") if model is None else json.loads(model.read_text())
+
+
+@cache
+def candidate(model: Path) -> DiceNets:
+    """A model file that is not (yet) shipped, ready to run (the benchmark's ``--model``)."""
+    return DiceNets.from_dict(_model_file(model))
+
+
+def _recipe(model: Path | None = None) -> tuple[frozenset[str], int | None]:
+    """The real sets a model (default: the shipped one) was trained on, and the fold of each it
+    never saw."""
+    data = _model_file(model)
     return frozenset(data.get("sets", ["byler"])), data.get("held_out")
 
 
-def trained_sets() -> set[str]:
-    """The real sets the shipped model was trained on (byler when its file does not say)."""
-    return set(_recipe()[0])
+def trained_sets(model: Path | None = None) -> set[str]:
+    """The real sets a model (default: the shipped one) was trained on (byler when its file
+    does not say)."""
+    return set(_recipe(model)[0])
 
 
-def unseen_by(name: str, stem: str) -> tuple[bool, DiceNets | None]:
+def unseen_by(
+    name: str, stem: str, model: Path | None = None
+) -> tuple[bool, DiceNets | None]:
     """Whether a photo can be measured, and with which model (``None``: the shipped one): a set
-    the shipped model never saw, or the fold of a trained set it was held out from, is read by
-    the shipped model; another fold by its own held-out model of the same recipe (same sets) in
-    benchmarks/models, if there is one."""
-    if name not in trained_sets():
-        return True, None
+    the model (default: the shipped one; else the file ``model``) never saw, or the fold of a
+    trained set it was held out from, is read by that model; another fold by its own held-out
+    model of the same recipe (same sets) in benchmarks/models, if there is one."""
+    itself = None if model is None else candidate(model)
+    if name not in trained_sets(model):
+        return True, itself
     fold = photo_fold(stem)
-    if _recipe()[1] == fold:
-        return True, None
-    if fold in trained_folds() and fold_sets(fold) == trained_sets():
+    if _recipe(model)[1] == fold:
+        return True, itself
+    if fold in trained_folds() and fold_sets(fold) == trained_sets(model):
         return True, held_out(fold)
     return False, None
 

@@ -48,6 +48,8 @@ def test_the_titan_phone_spends_an_ability(browser, server):  # noqa: F811
     expect(viewer.locator("#deck")).to_contain_text("Citizens 11")
     define = titan.locator("form[data-form=titan-define]").first  # ability 2: cost unknown
     define.locator("input[name=cost]").fill("2")
+    titan.evaluate("loadRole()")  # the role's page is redrawn (another phone's event does it)
+    expect(define.locator("input[name=cost]")).to_have_value("2")  # what was typed survives
     define.locator("button:not([data-act])").click()
     at_version(viewer, version + 2)
     at_version(titan, version + 2)

@@ -510,7 +510,10 @@ function renderRole() {
   const pic = app.role && app.role.pic;
   const game = pic && gameOf(pic.view);
   box.hidden = !(game && game.role);
-  if (!box.hidden) box.innerHTML = game.role(pic);
+  if (!box.hidden) {
+    box.innerHTML = game.role(pic);
+    Typed.restore(box);
+  }
 }
 
 /** Submit one of the role's own events from its phone; resolves to whether it was accepted
@@ -526,16 +529,18 @@ function sendAsRole(event) {
 
 // -- host events from the controls -----------------------------------------------------------------
 
-/** What the host typed in a form and has not sent yet survives redraws: an event from the table
- * (a button, a tag, the camera, another phone) redraws the controls while someone types. Only
+/** What the host (or a secret role's player) typed in a form and has not sent yet survives
+ * redraws: an event from the table (a button, a tag, the camera, another phone) redraws the
+ * controls while someone types; forms drawn several times tell themselves apart by data-key. Only
  * fields the host changed are put back, so a form prefilled from the state follows the state. */
 const Typed = (() => {
   const values = new Map();
-  const formKey = (form) =>
-    `${form.dataset.form}/${form.dataset.game || ""}/${form.dataset.event || ""}/`;
+  const formKey = (form) => `${form.dataset.form}/${form.dataset.game || ""}/` +
+    `${form.dataset.event || ""}/${form.dataset.key || ""}/`;
   const key = (el) => {
     if (el.type === "file") return null;  // a chosen file cannot be put back
-    const form = el.closest("#host form[data-form], #host-more form[data-form]");
+    const form = el.closest(
+      "#host form[data-form], #host-more form[data-form], #role form[data-form]");
     return form && el.name ? formKey(form) + el.name +
       (el.type === "radio" ? "=" + el.value : "") : null;
   };

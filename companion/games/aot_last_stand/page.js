@@ -141,9 +141,10 @@ function titanAbilities(view) {
   const dice = view.titan.titan_dice;
   const abilities = view.titan.abilities.map((a) => {
     if (a.cost == null) {
-      return `<form data-form="titan-define" class="event"><input type="hidden" name="n" ` +
-        `value="${a.n}"><label>${esc(t("ui.aot_ability_unknown", {n: a.n}))} <input ` +
-        `type="number" name="cost" min="1" max="15" required></label>` +
+      return `<form data-form="titan-define" data-key="${a.n}" class="event">` +
+        `<input type="hidden" name="n" value="${a.n}">` +
+        `<label>${esc(t("ui.aot_ability_unknown", {n: a.n}))} ` +
+        `<input type="number" name="cost" min="1" max="15" required></label>` +
         `<button${a.allowed ? "" : " disabled"}>${esc(t("ui.send"))}</button></form>`;
     }
     const open = a.allowed && a.cost <= dice;

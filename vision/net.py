@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import base64
 import json
+import tempfile
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -243,8 +245,21 @@ def _views(batch: np.ndarray, looks: range) -> np.ndarray:
 
 
 def load_onnx(encoded: str) -> cv2.dnn.Net:
-    """A network from base64 ONNX bytes, run by OpenCV's own backend."""
-    net = cv2.dnn.readNetFromONNX(np.frombuffer(base64.b64decode(encoded), np.uint8))
+    """A network from base64 ONNX bytes, run by OpenCV's own backend.
+
+    OpenCV 5 runs it with its classic engine: on one core it reads these small networks faster
+    than the new one (classifier 12 %, detector 27 %, outputs equal within 4e-6). OpenCV 5
+    honours the choice of engine only for a model read from a file, hence the temporary file.
+    """
+    raw = base64.b64decode(encoded)
+    classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)  # OpenCV 4 has a single engine
+    if classic is None:
+        net = cv2.dnn.readNetFromONNX(np.frombuffer(raw, np.uint8))
+    else:
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "model.onnx"
+            path.write_bytes(raw)
+            net = cv2.dnn.readNetFromONNX(str(path), classic)
     net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
     return net
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import base64
 import json
+import statistics
 import tempfile
 from dataclasses import dataclass
 from functools import cache
@@ -245,8 +246,9 @@ class DiceNets:
 
 
 def _median_score(found: list[Found]) -> float:
-    """How sure the detector is of a set of finds (0 for none)."""
-    return float(np.median([f.score for f in found])) if found else 0.0
+    """How sure the detector is of a set of finds (0 for none). Python's median: numpy's
+    costs a tenth of a millisecond on a dozen numbers, three times a frame."""
+    return float(statistics.median(f.score for f in found)) if found else 0.0
 
 
 def _views(batch: np.ndarray, looks: range) -> np.ndarray:

@@ -80,17 +80,22 @@ def _doubt_crowded(dice: list[Die]) -> list[Die]:
     touching dice: its cut-out holds a neighbour's marks, so its reading is not trusted (the
     host is asked). On the real photos this turns a wrong face read at 0.99 into a question
     for 17 more dice in 1,487 (docs/vision.md)."""
-    return [Die(d.face, d.confidence, d.box, True)
-            if any(_covered(d.box, o.box) > CROWDED for o in dice if o is not d) else d
-            for d in dice]
+    crowded = _covered(np.array([d.box for d in dice], np.int64).reshape(-1, 4)) > CROWDED
+    return [Die(d.face, d.confidence, d.box, True) if doubt else d
+            for d, doubt in zip(dice, crowded.any(axis=1), strict=True)]
 
 
-def _covered(box: tuple[int, ...], other: tuple[int, ...]) -> float:
-    """The share of ``box``'s area that ``other`` covers."""
-    width = min(box[2], other[2]) - max(box[0], other[0])
-    height = min(box[3], other[3]) - max(box[1], other[1])
-    area = (box[2] - box[0]) * (box[3] - box[1])
-    return max(width, 0) * max(height, 0) / area if area > 0 else 0.0
+def _covered(boxes: np.ndarray) -> np.ndarray:
+    """The share of each box's area (row) that each other box (column) covers, 0 for itself:
+    all pairs at once, as a 12 MP photo can hold 200 finds."""
+    x0, y0, x1, y1 = boxes.T
+    width = np.minimum(x1[:, None], x1) - np.maximum(x0[:, None], x0)
+    height = np.minimum(y1[:, None], y1) - np.maximum(y0[:, None], y0)
+    area = ((x1 - x0) * (y1 - y0))[:, None]
+    overlap = np.maximum(width, 0) * np.maximum(height, 0)
+    share = np.divide(overlap, area, out=np.zeros(overlap.shape), where=area > 0)
+    np.fill_diagonal(share, 0.0)
+    return share
 
 
 def _blurred(image: np.ndarray, dice: list[Die], sample: int = 5) -> bool:

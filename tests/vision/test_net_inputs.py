@@ -1,0 +1,77 @@
+"""The networks' inputs, made the fast way, are the inputs the models were trained and measured on.
+
+Issue 16's speed work made the detector's and classifier's inputs with cheaper operations
+(OpenCV's nearest-pixel resize for thinning, scaling in place, second looks turned from the batch
+already seen) and runs the networks with OpenCV 5's classic engine. Each test pins one of those
+to the slow, obvious form it replaces, on real tray photos where pixels matter.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import cv2
+import numpy as np
+import pytest
+from dice_fixtures import byler
+
+from vision.net import (
+    CROP,
+    CROP_SCALE,
+    VIEWS,
+    _views,
+    crop,
+    read_model_file,
+    shipped,
+    thinned,
+    to_blob,
+)
+
+
+@pytest.mark.parametrize(("h", "w"), [(640, 640), (3024, 4032), (4032, 3024), (1080, 1920),
+                                      (481, 640), (639, 641)])
+@pytest.mark.parametrize("step", [2, 3, 6, 12])
+def test_thinning_keeps_every_step_th_pixel(h, w, step):
+    """Thinning a frame before the detector's area resize takes the same pixels as numpy's
+    strided slice, for frames whose sides are multiples of the step or not."""
+    image = np.random.default_rng(h * w + step).integers(0, 256, (h, w, 3), np.uint8)
+    assert np.array_equal(thinned(image, step), image[::step, ::step])
+
+
+def test_blob_is_scaled_bytes_in_channel_order():
+    """A batch blob is the images' bytes, channels first, mapped to -1..1 exactly as
+    ``x / 127.5 - 1`` in float32 (what training fed the networks)."""
+    images = np.stack([crop(image, (320.0, 320.0), 90.0) for _, image, _ in byler()[:5]])
+    expected = images.astype(np.float32).transpose(0, 3, 1, 2) / np.float32(127.5) - 1
+    blob = to_blob(images)
+    assert blob.dtype == np.float32 and blob.flags.c_contiguous
+    assert np.array_equal(blob, expected)
+    assert np.array_equal(to_blob(images[0][None]), expected[:1])
+
+
+def test_second_looks_are_the_turned_and_mirrored_cut_outs():
+    """Look ``v`` of a batch is the cut-out turned ``v % 4`` quarter turns, mirrored from look 4
+    on, one whole batch per look: the eight looks of a die are eight different pictures of it."""
+    _, image, truths = byler()[0]
+    cuts = [crop(image, ((t.box[0] + t.box[2]) / 2, (t.box[1] + t.box[3]) / 2),
+                 max(t.box[2] - t.box[0], t.box[3] - t.box[1]) * CROP_SCALE) for t in truths[:3]]
+    looks = _views(to_blob(cuts), range(VIEWS)).reshape(VIEWS, len(cuts), 3, CROP, CROP)
+    for i, cut in enumerate(cuts):
+        for v in range(VIEWS):
+            turned = np.rot90(cut[:, ::-1] if v >= 4 else cut, v % 4)
+            assert np.array_equal(looks[v, i], to_blob(turned[None])[0])
+        assert len({looks[v, i].tobytes() for v in range(VIEWS)}) == VIEWS
+
+
+def test_classic_engine_reads_as_the_default_one():
+    """The shipped classifier run by the classic engine gives the probabilities of OpenCV's
+    default engine on real cut-outs (to float rounding)."""
+    nets = shipped()
+    default = cv2.dnn.readNetFromONNX(
+        np.frombuffer(base64.b64decode(read_model_file("dice.json")["classifier"]), np.uint8))
+    batch = to_blob([crop(image, ((t.box[0] + t.box[2]) / 2, (t.box[1] + t.box[3]) / 2),
+                          max(t.box[2] - t.box[0], t.box[3] - t.box[1]) * CROP_SCALE)
+                     for _, image, truths in byler()[:4] for t in truths])
+    default.setInput(batch)
+    nets.classifier.setInput(batch)
+    assert np.allclose(nets.classifier.forward(), default.forward(), atol=1e-5)

@@ -9,6 +9,9 @@ to the slow, obvious form it replaces, on real tray photos where pixels matter.
 from __future__ import annotations
 
 import base64
+import json
+import tempfile
+from importlib import resources
 
 import cv2
 import numpy as np
@@ -21,6 +24,7 @@ from vision.net import (
     VIEWS,
     _views,
     crop,
+    load_onnx,
     read_model_file,
     shipped,
     thinned,
@@ -75,3 +79,17 @@ def test_classic_engine_reads_as_the_default_one():
     default.setInput(batch)
     nets.classifier.setInput(batch)
     assert np.allclose(nets.classifier.forward(), default.forward(), atol=1e-5)
+
+
+def test_a_model_is_read_even_where_no_temporary_file_can_be_written(monkeypatch, tmp_path):
+    """A Pi whose temporary folder is full or read-only still reads the dice: the networks are
+    then read from memory (the default engine), with the same outputs."""
+    encoded = json.loads((resources.files("vision.models") / "dice.json").read_text())["classifier"]
+    frame = np.random.default_rng(1).integers(0, 255, (2, 3, CROP, CROP)).astype(np.float32)
+    usual = load_onnx(encoded)
+    usual.setInput(frame)
+    expected = usual.forward()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))  # no folder to write
+    fallback = load_onnx(encoded)
+    fallback.setInput(frame)
+    assert np.allclose(fallback.forward(), expected, atol=1e-4)

@@ -51,11 +51,15 @@ def render(frame: np.ndarray, expectation: Expectation, data_dir: Path) -> bytes
     profile = expectation.profile if awaited else ANY_DICE
     roll = vision.read(frame, profile, data_dir=data_dir,
                        expected=expectation.count if awaited else None)
-    ok, jpeg = cv2.imencode(".jpg", annotate(frame, roll, awaited),
-                            [cv2.IMWRITE_JPEG_QUALITY, QUALITY])
+    return jpeg(annotate(frame, roll, awaited), QUALITY)
+
+
+def jpeg(image: np.ndarray, quality: int) -> bytes:
+    """``image`` as JPEG bytes, for the host page (the camera view, the dice cut-outs)."""
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
-        raise ValueError("OpenCV could not encode the camera view")
-    return jpeg.tobytes()
+        raise ValueError("OpenCV could not encode an image for the page")
+    return data.tobytes()
 
 
 def camera_view(tap: FrameTap, expectation: Expectation, data_dir: Path) -> bytes | None:

@@ -36,6 +36,8 @@ from vision.profile import (
 from vision.say import LANGUAGES
 from vision.teach import photo_dice
 
+from .preview import jpeg
+
 PHOTO_SECONDS = 600.0
 PHOTOS = 4
 EXAMPLES = 4  # cut-outs kept per face
@@ -77,14 +79,6 @@ def cut_out(frame: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     left, top = max(0, round(cx - side / 2)), max(0, round(cy - side / 2))
     right, bottom = min(w, round(cx + side / 2)), min(h, round(cy + side / 2))
     return cv2.resize(frame[top:bottom, left:right], (CROP, CROP), interpolation=cv2.INTER_AREA)
-
-
-def jpeg(image: np.ndarray) -> bytes:
-    """``image`` as JPEG bytes."""
-    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, QUALITY])
-    if not ok:
-        raise ValueError("OpenCV could not encode a die's cut-out")
-    return data.tobytes()
 
 
 def _reading(roll: vision.Roll, box: tuple[int, int, int, int]) -> str | None:
@@ -130,7 +124,7 @@ class DiceTeacher:
         """Take ``frame`` as a photo for teaching ``profile``: find its dice, keep each one's
         cut-out, reading and vector in memory; returns :meth:`Photo.to_json`."""
         roll = vision.read(frame, profile, data_dir=self.data_dir)
-        dice = tuple(PhotoDie(jpeg(cut_out(frame, box)), _reading(roll, box), vector)
+        dice = tuple(PhotoDie(jpeg(cut_out(frame, box), QUALITY), _reading(roll, box), vector)
                      for box, vector in photo_dice(frame) if vector is not None)
         photo_id, photo = secrets.token_urlsafe(9), Photo(profile, dice, self.clock())
         with self._lock:

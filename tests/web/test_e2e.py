@@ -97,6 +97,16 @@ def browser():
         chromium.close()
 
 
+def replay_camera_server(tmp_path, source) -> Server:
+    """`companion run --simulate` whose camera replays ``source`` (a video or a folder of
+    images) at 5 frames a second, over and over, the host's PIN already chosen."""
+    config = tmp_path / "config.toml"
+    config.write_text(f'[speech]\nenabled = false\n[camera]\nkind = "replay"\npath = "{source}"\n'
+                      "fps = 5.0\n")
+    PinStore(tmp_path / "data").set(PIN)
+    return Server(tmp_path / "data", config=config)
+
+
 @pytest.fixture
 def server(tmp_path):
     running = Server(tmp_path / "data")
@@ -105,9 +115,9 @@ def server(tmp_path):
         running.stop()
 
 
-def phone(browser, url: str):
-    """A new phone-sized browser context on the live page."""
-    page = browser.new_context(viewport=PHONE).new_page()
+def phone(browser, url: str, viewport: dict | None = None):
+    """A new phone-sized browser context on the live page (``viewport``: another phone)."""
+    page = browser.new_context(viewport=viewport or PHONE).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: errors.append(message.text)

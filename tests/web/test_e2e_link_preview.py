@@ -7,11 +7,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from test_e2e import ARGS, CHROMIUM, PHONE, Server, become_host, expect, playwright
-from webtools import PIN
+from test_e2e import ARGS, CHROMIUM, PHONE, become_host, expect, playwright, replay_camera_server
 
 from vision.synth import render
-from web.auth import PinStore
 
 
 @pytest.fixture
@@ -23,11 +21,7 @@ def camera_server(tmp_path):
     for _ in range(10):
         writer.write(frame)
     writer.release()
-    config = tmp_path / "config.toml"
-    config.write_text(f'[speech]\nenabled = false\n[camera]\nkind = "replay"\npath = "{video}"\n'
-                      "fps = 5.0\n")
-    PinStore(tmp_path / "data").set(PIN)
-    server = Server(tmp_path / "data", config=config)
+    server = replay_camera_server(tmp_path, video)
     yield server
     server.stop()
 

@@ -46,6 +46,14 @@ def press(factory, pin, hold=0.08):
     time.sleep(0.08)
 
 
+def settled(done, timeout: float = 5.0) -> None:
+    """Wait until ``done()`` (a press is handled on gpiozero's thread, after ``press`` returns
+    on a loaded machine)."""
+    end = time.monotonic() + timeout
+    while not done() and time.monotonic() < end:
+        time.sleep(0.01)
+
+
 def spoken(table):
     table.announcer.wait_idle()
     return [text for text, _ in table.voice.lines]
@@ -73,10 +81,12 @@ def test_a_press_that_cannot_be_turned_into_an_event_is_explained(factory, table
     table.add(Buttons(PINS, pin_factory=factory))
     before = len(table.session.journal_entries())
     press(factory, 17)                      # waiting for a card: nothing to confirm
+    settled(lambda: len(warnings) == 1)     # the press reached the table (a loaded machine)
     assert len(table.session.journal_entries()) == before
     assert spoken(table)[-1] == "Nothing to confirm with the button. Draw a Horde card."
     table.session.submit({"type": "card", "id": "incube"}, source="web")
     press(factory, 17)                      # three legal slots: the host chooses
+    settled(lambda: len(warnings) == 2)
     assert spoken(table)[-1].startswith("Nothing to confirm with the button. Where does Incube")
     assert [w.key for w in warnings] == ["press.cannot_confirm"] * 2
 

@@ -24,14 +24,13 @@ import cv2
 import numpy as np
 
 import vision
-from companion.engine.files import sync_path, write_atomic
+from companion.engine.files import write_atomic
 from vision.profile import (
     LEARNED,
     forget_taught,
     pictures_folder,
-    save_taught,
+    save_taught_faces,
     taught_faces,
-    taught_path,
 )
 from vision.say import LANGUAGES
 from vision.teach import photo_dice
@@ -150,26 +149,21 @@ class DiceTeacher:
             photo = self._photos.pop(photo_id, None)
         if photo is None:
             return None
-        learned: dict[str, int] = {}
+        named = {face: [photo.dice[i] for i, f in sorted(faces.items()) if f == face]
+                 for face in dict.fromkeys(faces.values())}
         with self._writing:
             profile = vision.load_profile(photo.profile, self.data_dir)
-            for face in dict.fromkeys(faces.values()):
-                dice = [photo.dice[i] for i, named in sorted(faces.items()) if named == face]
-                path = save_taught(profile, face, [d.vector for d in dice], self.data_dir)
-                sync_path(path)
-                sync_path(path.parent)
+            save_taught_faces(profile, {face: [d.vector for d in dice]
+                                        for face, dice in named.items()}, self.data_dir)
+            for face, dice in named.items():
                 self._keep_examples(photo.profile, face, [d.crop for d in dice])
-                learned[face] = len(dice)
-        return learned
+        return {face: len(dice) for face, dice in named.items()}
 
     def forget(self, profile: str, face: str | None = None) -> int:
         """Forget what was taught for ``face`` of ``profile`` (every face when None: back to the
         shipped defaults), cut-outs included; returns how many examples were dropped."""
         with self._writing:
-            dropped = forget_taught(profile, self.data_dir, face)
-            if taught_path(profile, self.data_dir).parent.is_dir():
-                sync_path(taught_path(profile, self.data_dir).parent)
-        return dropped
+            return forget_taught(profile, self.data_dir, face)
 
     def example(self, profile: str, face: str, index: int) -> bytes | None:
         """The ``index``-th cut-out kept of ``face`` (newest first), or None."""

@@ -9,7 +9,9 @@ stored in ``<data dir>/vision/<profile>.json``; taught faces replace the default
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import tempfile
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
@@ -166,17 +168,28 @@ def _taught(name: str, data_dir: Path, current: bool = True) -> dict[str, list[l
 
 
 def save_taught(profile: Profile, face: str, vectors: list[list[float]], data_dir: Path) -> Path:
-    """Add ``vectors`` as examples of ``face`` to the owner's taught data; returns the file.
+    """Add ``vectors`` as examples of ``face`` to the owner's taught data; returns the file,
+    on disk when this returns.
 
     The face must belong to the profile, unless the profile lets the owner name its faces.
     """
+    return save_taught_faces(profile, {face: vectors}, data_dir)
+
+
+def save_taught_faces(profile: Profile, examples: dict[str, list[list[float]]],
+                      data_dir: Path) -> Path:
+    """Add the examples of several faces (face: vectors) in one write, so that a crash leaves
+    all of them taught or none; returns the file, on disk when this returns. Raises
+    :class:`ProfileError`, with nothing written, for a pip profile or a face it does not have."""
     if profile.kind != LEARNED:
         raise ProfileError("profile.pips", name=repr(profile.name))
-    if face not in profile.faces and not profile.open_faces:
-        raise ProfileError("profile.no_face", name=repr(profile.name), face=repr(face),
-                           faces=", ".join(profile.faces))
+    for face in examples:
+        if face not in profile.faces and not profile.open_faces:
+            raise ProfileError("profile.no_face", name=repr(profile.name), face=repr(face),
+                               faces=", ".join(profile.faces))
     taught = _taught(profile.name, data_dir)
-    taught.setdefault(face, []).extend([round(float(v), 4) for v in vec] for vec in vectors)
+    for face, vectors in examples.items():
+        taught.setdefault(face, []).extend([round(float(v), 4) for v in vec] for vec in vectors)
     return _write_taught(profile.name, taught, data_dir)
 
 
@@ -202,20 +215,40 @@ def forget_taught(name: str, data_dir: Path, face: str | None = None) -> int:
         dropped, taught = [v for vs in taught.values() for v in vs], {}
     else:
         dropped = taught.pop(face)
+    path = taught_path(name, data_dir)
     if taught:
         _write_taught(name, taught, data_dir)
-    else:
-        taught_path(name, data_dir).unlink(missing_ok=True)
+    elif path.exists():
+        path.unlink()
+        _sync(path.parent)
     shutil.rmtree(pictures_folder(name, data_dir, face), ignore_errors=True)
     return len(dropped)
 
 
 def _write_taught(name: str, taught: dict[str, list[list[float]]], data_dir: Path) -> Path:
-    """Replace the taught file of ``name`` in one step (a crash leaves the old or the new)."""
+    """Replace the taught file of ``name`` in one step (a crash leaves the old or the new), on
+    disk when this returns: the owner is told "learned" only once it is."""
     path = taught_path(name, data_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"profile": name, "features": version(), "examples": taught},
-                              indent=1))
-    tmp.replace(path)
+    text = json.dumps({"profile": name, "features": version(), "examples": taught}, indent=1)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    _sync(path.parent)
     return path
+
+
+def _sync(folder: Path) -> None:
+    """Flush a rename or removal in ``folder`` to disk."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

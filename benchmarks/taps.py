@@ -341,7 +341,7 @@ def attack_on_titan(phone: Phone, record: Callable[[str, tuple], None]) -> None:
             break
         start = phone.mark()
         fill(phone, commit)
-        while phone.page.evaluate("app.pic.view.step") != 1 and \
+        while phone.page.evaluate("app.pic.view.step") not in (1, 6) and \
                 phone.page.evaluate("app.pic.view.status") == "playing":
             expects = phone.expects()
             if any((t.get("blank") or {}).get("kind") == "dice" for t in expects["templates"]):

@@ -203,7 +203,9 @@ def _expects(state: State, titan: bool) -> Expectation:
                            options=choices,
                            templates=(Template("choose", blank=Blank("form", options=choices)),))
     step = state["step"]
-    events = PHASE_EVENTS[step] + (() if titan else _folded(state))
+    folded = () if titan else _folded(state)
+    # step 6: the next round's cards first, so the round ends in the first screen
+    events = (*folded, *PHASE_EVENTS[step]) if step == 6 else (*PHASE_EVENTS[step], *folded)
     if step == 1:
         return Expectation("action", events, Message("expect.commit", {
             "blind": state["titan"]["blind"]}), templates=_forms(events))

@@ -214,11 +214,12 @@ def _expects(state: State, titan: bool) -> Expectation:
                    for h, hero in state["heroes"].items() if not hero["rolled"]}
         return _dice(events, "roll", waiting, Message("expect.roll", {"heroes": list(waiting)}))
     if step == 3:
-        message = Message("expect.titan", {"dice": len(state["titan"]["pool"]),
-                                           "zone": board.zone(state)})
+        params = {"dice": len(state["titan"]["pool"]), "zone": board.zone(state)}
         if titan:
-            return Expectation("action", events, message, templates=_forms(events))
-        return _dice(events, "reroll", _given_back(state), message)
+            return Expectation("action", events, Message("expect.titan", params),
+                               templates=_forms(events))
+        return _dice(events, "reroll", _given_back(state),
+                     Message("expect.titan_given_back", params))
     if step == 4:
         back = {h: hero["returned"] for h, hero in state["heroes"].items() if hero["returned"]}
         return _dice(events, "reroll", back, Message("expect.reroll", {
@@ -228,7 +229,9 @@ def _expects(state: State, titan: bool) -> Expectation:
         return Expectation("choice", events, Message("expect.resolve", {
             "card": entry["card"], "how": steps.counter_cost(state, entry).to_json()}),
             templates=(Template("resolve", blank=Blank("form")),), next={"type": "resolve"})
-    return Expectation("action", events, Message("expect.heroes"), templates=_forms(events))
+    return Expectation("action", events, Message("expect.heroes" if titan else
+                                                 "expect.heroes_next_round"),
+                       templates=_forms(events))
 
 
 def _folded(state: State) -> tuple[str, ...]:

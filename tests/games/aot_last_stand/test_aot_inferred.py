@@ -68,6 +68,7 @@ def test_dice_given_back_once_they_are_rerolled(table):
                                  armin=["tactic"] * 5), NEXT)
     expects = table.expects()
     assert expects.kind == "dice" and expects.count == 1
+    assert expects.message.key == "expect.titan_given_back"
     assert [(t.type, t.fields, t.blank.count) for t in expects.templates if t.blank and
             t.blank.kind == "dice"] == [("reroll", {"hero": "eren"}, 1),
                                         ("reroll", {"hero": "mikasa"}, 2)]
@@ -142,6 +143,9 @@ def test_step_6_over_once_the_titan_commits_the_next_cards(table):
     round's cards committed from the shared page end step 6; the Titan's own phone may not end
     the heroes' step; undo gives step 6 back with the heroes' dice."""
     play(table, commit(), *rolls(**CALM), NEXT)
+    assert table.expects().message.key == "expect.heroes_next_round"
+    assert table.expects().events[0] == "commit"
+    assert GAME.titan_expects(table.state).message.key == "expect.heroes"
     titan_refuses(table, commit("basic-3", "basic-4"), "role.titan_wait")
     refused(table, commit("frenesie", "basic-3"), "commit.played_last_round")
     table.submit(commit("basic-3", "basic-4"))

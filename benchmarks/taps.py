@@ -6,7 +6,9 @@ camera and no card reader: the simulated table's Draw and Roll buttons stand for
 the dice (one tap, as a card swiped or a roll under the camera), every other step is a tap on
 the page. Each tap is counted; a choice from a list counts two (open it, pick); typing an id or
 a name is counted apart, as keystrokes. The game is set up over the API (once per game, not a
-turn). Printed per scripted turn: taps, keystrokes, the seconds the script took, and the target
+turn). Printed per scripted turn: taps, of them the simulated table's Roll and Draw ("sensor":
+with a camera and a card reader the phone is not touched for them), keystrokes, the seconds the
+script took, and the target
 (issue 17: a routine Last Bastion turn ≤ 6, teaching a monster ≤ 8, any other game's turn ≤ 8).
 ``TAPS_TRACE=1`` prints each tap's selector.
 
@@ -26,8 +28,10 @@ each die that hits the monster in contact (one tap each), End the turn.
 Last Heroes (the demo, examples/last-heroes-demo.jsonl; chargers loaded with the set-up): the
 card played (its id typed, "as" and the ammo slot as chips), a monster killed, End the turn.
 Attack on Titan (the demo's three heroes and the Titan's commits): a round, the game's turn:
-the two Action cards (ids typed), each hero's roll, the end of step 2, the Titan's step, the
-given-back dice rerolled, each Action card resolved with nothing paid, the end of step 6.
+the two Action cards (ids typed; from round 2 they also end step 6), each hero's roll, the end
+of step 2 (the Titan uses no ability), the given-back dice rerolled (the first says the Titan
+gave them back), each Action card the heroes could counter resolved with nothing paid (one they
+cannot applies by itself), until the heroes' step 6.
 
     .venv/bin/python benchmarks/taps.py [GAME ...]
 """
@@ -63,6 +67,9 @@ SETUP = {"type": "setup", "game": "last-bastion", "mode": "normal",
                    ["standard", "tower", "dispensary"]], "first": "S"}
 TARGETS = {"fight": 6, "move+fight": 6, "end": 6, "neutral": 6, "teach": 8}
 TURNS = 6
+SENSORS = ("button[data-act=roll]", "button[data-act=draw]")
+"""The simulated table's buttons: each stands for a roll under the camera or a card swiped,
+counted as a tap and also apart (with a camera and a card reader the phone is not touched)."""
 OTHERS = 8
 """Issue 17: a routine Last Bastion turn in at most 6 taps, teaching a monster in at most 8;
 each other game's routine turn in at most 8."""
@@ -81,7 +88,7 @@ class Phone:
     """The host's page, counting taps and keystrokes."""
 
     def __init__(self, page: pw.Page) -> None:
-        self.page, self.taps, self.keys = page, 0, 0
+        self.page, self.taps, self.keys, self.sensed = page, 0, 0, 0
         self.questions = self.draws = 0  # Last Bastion: printed effects asked, cards drawn
 
     def version(self) -> int:
@@ -92,6 +99,7 @@ class Phone:
         before = self.version()
         self.page.locator(selector).first.click()
         self.taps += 1
+        self.sensed += selector in SENSORS
         if os.environ.get("TAPS_TRACE"):
             print("  tap", selector, file=sys.stderr)
         if sends and not self.until(f"app.version > {before}"):
@@ -112,9 +120,9 @@ class Phone:
         self.page.locator(selector).first.fill(text)
         self.keys += len(text)
 
-    def mark(self) -> tuple[int, int, float]:
+    def mark(self) -> tuple[int, int, int, float]:
         """Where the counts stand now, to count a turn from."""
-        return self.taps, self.keys, time.perf_counter()
+        return self.taps, self.keys, self.sensed, time.perf_counter()
 
     def turn(self) -> int:
         """The turn as the game numbers it (a neutral board's turn is one)."""
@@ -332,16 +340,17 @@ def last_heroes(phone: Phone, record: Callable[[str, tuple], None]) -> None:
 
 def attack_on_titan(phone: Phone, record: Callable[[str, tuple], None]) -> None:
     """Rounds played from the page, as the demo's Titan commits its cards (the two Action cards
-    typed by id): each hero's five dice (Roll, standing for the camera), the Titan's step done,
-    the given-back dice rerolled, each Action card resolved with nothing paid, the heroes' step
-    done. A round is the game's turn («Déroulement de la partie»)."""
+    typed by id; the next round's end the heroes' step 6): each hero's five dice (Roll, standing
+    for the camera), the heroes satisfied, the given-back dice rerolled, each Action card the
+    heroes could counter resolved with nothing paid, until step 6. A round is the game's turn
+    («Déroulement de la partie»)."""
     commits = [e for e in demo("aot-last-stand") if e["type"] == "commit"]
     for commit in commits:
         if phone.page.evaluate("app.pic.view.status") != "playing":
             break
         start = phone.mark()
         fill(phone, commit)
-        while phone.page.evaluate("app.pic.view.step") != 1 and \
+        while phone.page.evaluate("app.pic.view.step") not in (1, 6) and \
                 phone.page.evaluate("app.pic.view.status") == "playing":
             expects = phone.expects()
             if any((t.get("blank") or {}).get("kind") == "dice" for t in expects["templates"]):
@@ -360,9 +369,10 @@ GAMES = {"last-bastion": ([SETUP], last_bastion), "runemasters": ([RM_SETUP], ru
          "aot-last-stand": (demo("aot-last-stand")[:3], attack_on_titan)}
 
 
-def play(game: str, results: list[tuple[str, int, int, float]]) -> None:
+def play(game: str, results: list[tuple[str, int, int, int, float]]) -> None:
     """One server, the game set up over the API, the host's phone logged in; the game's
-    scripted turns, each turn's taps, keystrokes and seconds added to ``results``."""
+    scripted turns, each turn's taps (and of them the simulated table's), keystrokes and seconds
+    added to ``results``."""
     setup, driver = GAMES[game]
     with tempfile.TemporaryDirectory() as tmp:
         process, url, code = start_server(Path(tmp) / "data")
@@ -381,9 +391,10 @@ def play(game: str, results: list[tuple[str, int, int, float]]) -> None:
                 page.locator("form[data-form=login] button").click()
                 page.wait_for_selector("button[data-act=undo]")
 
-                def record(name: str, start: tuple[int, int, float]) -> None:
+                def record(name: str, start: tuple[int, int, int, float]) -> None:
                     results.append((f"{game}: {name}", phone.taps - start[0],
-                                    phone.keys - start[1], time.perf_counter() - start[2]))
+                                    phone.sensed - start[2], phone.keys - start[1],
+                                    time.perf_counter() - start[3]))
 
                 driver(phone, record)
                 browser.close()
@@ -394,14 +405,14 @@ def play(game: str, results: list[tuple[str, int, int, float]]) -> None:
 
 def main() -> int:
     games = sys.argv[1:] or list(GAMES)
-    results: list[tuple[str, int, int, float]] = []
+    results: list[tuple[str, int, int, int, float]] = []
     for game in games:
         play(game, results)
-    print(f"{'turn':<50} {'taps':>5} {'keys':>5} {'seconds':>8}  target")
-    for name, taps, keys, seconds in results:
+    print(f"{'turn':<50} {'taps':>5} {'sensor':>6} {'keys':>5} {'seconds':>8}  target")
+    for name, taps, sensed, keys, seconds in results:
         game, turn = name.split(": ", 1)
         target = TARGETS.get(turn.split(" ")[0]) if game == "last-bastion" else OTHERS
-        print(f"{name:<50} {taps:>5} {keys:>5} {seconds:>8.2f}  ≤ {target}")
+        print(f"{name:<50} {taps:>5} {sensed:>6} {keys:>5} {seconds:>8.2f}  ≤ {target}")
     return 0
 
 

@@ -152,3 +152,25 @@ def test_a_stale_or_forged_role_event(host, titan, viewer):
     assert titan.send({**event, "at": 1.0}).status_code == 400
     assert titan.send(event, based_on=version).status_code == 200
     assert viewer.post("/api/role/events", json={"event": event}).status_code == 403
+
+
+def test_the_titan_never_ends_a_heroes_step(host, titan, viewer):
+    """«Une fois que tous les Héros sont satisfaits de leurs dés, l'étape 2 est terminée» and
+    «6. Les joueurs Héros utilisent les symboles obtenus sur leurs dés»: the shared page may
+    spend the Titan's faces once every hero has rolled, or commit the next cards in step 6, and
+    so end the heroes' step; the Titan's phone waits for them (and is offered neither)."""
+    titan.send({"type": "commit", "up": "pietinement", "down": "frenesie"})
+    for hero, faces in ROLLS.items():
+        host.send({"type": "roll", "hero": hero, "faces": faces})
+    assert "ability" not in titan.view()["expects"]["events"]
+    refused(titan, viewer, {"type": "ability", "n": 1}, "role.titan_wait")
+    assert host.send({"type": "ability", "n": 1}).status_code == 200  # the heroes are satisfied
+    assert viewer.get("/api/state").json["view"]["step"] == 3
+    host.send({"type": "reroll", "hero": "eren", "faces": ["move", "move"]})  # given back
+    host.send({"type": "resolve", "pay": {"eren": {"dodge": 2}}})
+    assert viewer.get("/api/state").json["view"]["step"] == 6
+    assert "commit" not in titan.view()["expects"]["events"]
+    refused(titan, viewer, {"type": "commit", "up": "basic-3", "down": "basic-4"},
+            "role.titan_wait")
+    assert host.send({"type": "commit", "up": "basic-3", "down": "basic-4"}).status_code == 200
+    assert viewer.get("/api/state").json["view"]["round"] == 2

@@ -55,6 +55,12 @@ def worth(state: State, die: Die, symbol: str) -> tuple[int, int]:
     return (0, 9)
 
 
+def capacity(state: State, hero_id: str, symbol: str) -> int:
+    """How many ``symbol`` a hero's dice can give at most (each die read as far as its owner's
+    power allows): :func:`spend` takes up to this many and refuses more."""
+    return sum(worth(state, die, symbol)[0] for die in state["heroes"][hero_id]["held"])
+
+
 def spend(state: State, hero_id: str, needs: dict[str, int]) -> list[Die]:
     """Take from a hero's dice enough of each symbol, natural faces first; return the dice.
 

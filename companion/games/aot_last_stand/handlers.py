@@ -31,7 +31,10 @@ def _check_payers(state: State, pay: Mapping[str, Any]) -> None:
 
 
 def on_commit(state: State, fields: dict[str, Any], out: Out) -> None:
-    """Step 1: the Titan's two Action cards."""
+    """Step 1: the Titan's two Action cards; sent during step 6 from the shared page, the heroes
+    are done with their dice and the round ends first (step 7, «Fin du tour et nettoyage»)."""
+    if state["step"] == 6:
+        steps.cleanup(state, out)
     steps.commit(state, fields["up"], fields["down"], out)
     out.label = Message("history.commit", {"up": fields["up"]})
 
@@ -65,7 +68,11 @@ def on_next(state: State, fields: dict[str, Any], out: Out) -> None:
 
 
 def on_ability(state: State, fields: dict[str, Any], out: Out) -> None:
-    """Step 3: the Titan activates an ability of its card (taught on the spot with ``define``)."""
+    """Step 3: the Titan activates an ability of its card (taught on the spot with ``define``);
+    sent once every hero has rolled, the heroes are satisfied and step 2 ends first («Une fois
+    que tous les Héros sont satisfaits de leurs dés, l'étape 2 est terminée»)."""
+    if state["step"] == 2:
+        steps.end_rolls(state, out)
     item = f"{state['titan']['card']}.{fields['n']}"
     if "define" in fields:
         learn(state, "ability", item, check_definition("ability", item, fields["define"]), out)
@@ -75,14 +82,24 @@ def on_ability(state: State, fields: dict[str, Any], out: Out) -> None:
 
 
 def on_reroll(state: State, fields: dict[str, Any], out: Out) -> None:
-    """Step 4: a hero rerolls dice the Titan gave back."""
+    """Step 4: a hero rerolls dice the Titan gave back; sent in step 3, the dice are back in
+    the heroes' hands, so the Titan has given them back («utilisés ou non, le Titan rend les dés
+    aux Héros à la fin de cette étape»)."""
     _hero(state, fields["hero"])
+    if state["step"] == 3:
+        steps.give_back(state, out)
     steps.reroll(state, fields["hero"], fields["faces"], out)
     out.label = Message("history.reroll", {"hero": fields["hero"], "faces": fields["faces"]})
 
 
 def on_resolve(state: State, fields: dict[str, Any], out: Out) -> None:
-    """Step 5: the card turned up is countered or suffered (taught on the spot with ``define``)."""
+    """Step 5: the card turned up is countered or suffered (taught on the spot with ``define``).
+    Sent in step 4, the heroes are done with their last chance to reroll; sent once every hero
+    has rolled and the Titan has no Titan face, they are satisfied with their dice."""
+    if state["step"] == 2:
+        steps.end_rolls(state, out)
+    elif state["step"] == 4:
+        steps.start_resolution(state, out)
     card = steps.current(state)["card"]
     if "define" in fields:
         learn(state, "action", card, check_definition("action", card, fields["define"]), out)

@@ -113,13 +113,11 @@ const DESCRIPTION = {
     .map((n) => [n, f[n].split(",").map((s) => s.trim()).filter(Boolean)]))})},
 };
 
-/** The dice event: a hero's first roll (step 2) or the dice given back (step 4). */
+/** The dice event of the first hero the table waits for: a first roll (step 2), or dice
+ * given back rolled again (step 4, or step 3 where it says the Titan gave them back). */
 function diceEvent(view, faces) {
-  const heroes = Object.entries(view.heroes);
-  if (view.expects.events.includes("roll")) {
-    return {type: "roll", hero: heroes.find(([, h]) => !h.rolled)[0], faces};
-  }
-  return {type: "reroll", hero: heroes.find(([, h]) => h.given_back)[0], faces};
+  const first = view.expects.templates.find((e) => e.blank && e.blank.kind === "dice");
+  return {type: first.type, ...first.fields, faces};
 }
 
 const controls = Controls.make({

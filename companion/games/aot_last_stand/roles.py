@@ -19,6 +19,9 @@ TITAN = "titan"
 ROLES = (TITAN,)
 TITAN_EVENTS = ("commit", "ability", "next", "resolve", "choose", "answer")
 """The events a Titan's phone may send (each further checked below)."""
+TITAN_STEPS = {"commit": 1, "ability": 3, "resolve": 5}
+"""The step of each of the Titan's decisions: its phone never sends one earlier, since that
+would end a step that is the heroes' to end (see ``rules._folded``)."""
 TITAN_CHOICES = ("crush", "obstruct", "sudden_change", "frenzy")
 """The Titan's own choices (their options would tell the face-down card)."""
 TITAN_TASKS = (*TITAN_CHOICES, "mutilate")
@@ -34,6 +37,9 @@ def check_titan(state: State, event: Event) -> None:
         raise RuleError("role.host_event", event=kind)
     if kind not in TITAN_EVENTS:
         raise RuleError("role.heroes_event", event=kind)
+    own = TITAN_STEPS.get(kind)
+    if own is not None and state["step"] != own:  # the shared page's folds end heroes' steps
+        raise RuleError("role.titan_wait", step=state["step"])
     if kind == "next" and state["step"] != 3:
         raise RuleError("role.titan_next", step=state["step"])
     if kind == "resolve" and (event.fields.get("pay") or event.fields.get("cancelled")):

@@ -203,37 +203,68 @@ def _expects(state: State, titan: bool) -> Expectation:
                            options=choices,
                            templates=(Template("choose", blank=Blank("form", options=choices)),))
     step = state["step"]
-    events = PHASE_EVENTS[step]
+    folded = () if titan else _folded(state)
+    # step 6: the next round's cards first, so the round ends in the first screen
+    events = (*folded, *PHASE_EVENTS[step]) if step == 6 else (*PHASE_EVENTS[step], *folded)
     if step == 1:
         return Expectation("action", events, Message("expect.commit", {
             "blind": state["titan"]["blind"]}), templates=_forms(events))
     if step == 2:
-        waiting = [h for h, hero in state["heroes"].items() if not hero["rolled"]]
-        count = DATA["dice_per_hero"] - state["heroes"][waiting[0]]["lost"] if waiting else None
-        rolls = tuple(Template("roll", {"hero": h}, Blank(
-            "dice", "faces", PROFILE, DATA["dice_per_hero"] - state["heroes"][h]["lost"],
-            list(FACES))) for h in waiting)
-        return Expectation("dice", events, Message("expect.roll", {"heroes": waiting}),
-                           profile=PROFILE, count=count,
-                           templates=(*rolls, *_forms(events, ("roll",))))
+        waiting = {h: DATA["dice_per_hero"] - hero["lost"]
+                   for h, hero in state["heroes"].items() if not hero["rolled"]}
+        return _dice(events, "roll", waiting, Message("expect.roll", {"heroes": list(waiting)}))
     if step == 3:
-        return Expectation("action", events, Message("expect.titan", {
-            "dice": len(state["titan"]["pool"]), "zone": board.zone(state)}),
-            templates=_forms(events))
+        params = {"dice": len(state["titan"]["pool"]), "zone": board.zone(state)}
+        if titan:
+            return Expectation("action", events, Message("expect.titan", params),
+                               templates=_forms(events))
+        return _dice(events, "reroll", _given_back(state),
+                     Message("expect.titan_given_back", params))
     if step == 4:
-        count = sum(h["returned"] for h in state["heroes"].values())
-        rerolls = tuple(Template("reroll", {"hero": h}, Blank(
-            "dice", "faces", PROFILE, hero["returned"], list(FACES)))
-            for h, hero in state["heroes"].items() if hero["returned"])
-        return Expectation("dice", events, Message("expect.reroll", {"count": count}),
-                           profile=PROFILE, count=count,
-                           templates=(*rerolls, *_forms(events, ("reroll",))))
+        back = {h: hero["returned"] for h, hero in state["heroes"].items() if hero["returned"]}
+        return _dice(events, "reroll", back, Message("expect.reroll", {
+            "count": sum(back.values())}))
     if step == 5:
         entry = steps.current(state)
         return Expectation("choice", events, Message("expect.resolve", {
             "card": entry["card"], "how": steps.counter_cost(state, entry).to_json()}),
             templates=(Template("resolve", blank=Blank("form")),), next={"type": "resolve"})
-    return Expectation("action", events, Message("expect.heroes"), templates=_forms(events))
+    return Expectation("action", events, Message("expect.heroes" if titan else
+                                                 "expect.heroes_next_round"),
+                       templates=_forms(events))
+
+
+def _folded(state: State) -> tuple[str, ...]:
+    """The events of a later step the shared page may send now, each ending the steps before it
+    as the rulebook says they end (see :mod:`.handlers`): the heroes are satisfied with their
+    dice once the Titan uses its faces, or once they resolve a card when the Titan has none;
+    the Titan has given the dice back once they are rerolled; the rerolls are over once a card
+    is resolved; step 6 is over once the Titan commits the next round's cards. The Titan's own
+    phone never ends the heroes' steps."""
+    step = state["step"]
+    if step == 2 and all(hero["rolled"] for hero in state["heroes"].values()):
+        return ("ability",) if state["titan"]["pool"] else ("resolve",)
+    return {3: ("reroll",), 4: ("resolve",), 6: ("commit",)}.get(step, ())
+
+
+def _given_back(state: State) -> dict[str, int]:
+    """How many dice each hero gets back at the end of step 3 (spent or not)."""
+    back: dict[str, int] = {}
+    for hero_id in state["titan"]["pool"] + state["titan"]["spent"]:
+        back[hero_id] = back.get(hero_id, 0) + 1
+    return back
+
+
+def _dice(events: tuple[str, ...], kind: str, counts: dict[str, int],
+          message: Message) -> Expectation:
+    """A step that waits for dice: a ``kind`` template per hero of ``counts`` (with their count
+    of dice), and the forms of its other events; the count asked is the first hero's. With
+    nobody left to roll (step 2 once every hero has rolled) it waits for an action."""
+    dice = tuple(Template(kind, {"hero": h}, Blank("dice", "faces", PROFILE, n, list(FACES)))
+                 for h, n in counts.items())
+    return Expectation("dice" if counts else "action", events, message, profile=PROFILE,
+                       count=next(iter(counts.values()), None),
+                       templates=(*dice, *_forms(events, (kind,))))
 
 
 def _forms(events: tuple[str, ...], left_out: tuple[str, ...] = ()) -> tuple[Template, ...]:
@@ -280,17 +311,27 @@ def _printed(state: State, source: Mapping[str, Any]) -> str | None:
 
 def advance(state: State, out: Out) -> None:
     """After an event: work through the effects, activate a Tactic whose conditions are met,
-    and in step 5 turn over the next card or, all resolved, hand over to the heroes (step 6)."""
+    in step 5 turn over the next card and apply it when the heroes cannot counter it, all
+    resolved hand over to the heroes (step 6), and end step 6 once nothing is left to do."""
     run(state, out)
     while state["status"] == "playing" and not state["queue"]:
         if state["step"] == 6:
             state["queue"] = tactics.check(state, out)
             run(state, out)
+            if state["status"] == "playing" and not state["queue"] and steps.nothing_left(state):
+                out.say("step.nothing_left")
+                steps.cleanup(state, out)
             return
         if state["step"] != 5:
             return
-        if steps.current(state) is not None:
+        entry = steps.current(state)
+        if entry is None:
+            state["step"] = 6
+            out.say("step.heroes")
+        else:
             steps.reveal(state, out)
-            return
-        state["step"] = 6
-        out.say("step.heroes")
+            if steps.counterable(state, entry):
+                return
+            out.say("action.no_counter", card=entry["card"])
+            state["queue"] += steps.resolve(state, {}, None, out)
+            run(state, out)

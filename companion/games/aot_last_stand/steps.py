@@ -12,10 +12,10 @@ from typing import Any
 
 from companion.engine import Message, RuleError
 
-from . import board
+from . import board, tactics
 from .board import Out, State
 from .catalog import DATA
-from .dice import faces, has_power, paid, spend, spend_all
+from .dice import capacity, faces, has_power, paid, power_off, spend, spend_all
 from .effects import Task, effect_tasks
 
 
@@ -222,13 +222,46 @@ def counter_cost(state: State, entry: dict[str, Any]) -> Message:
     if kind == "symbols":
         return Message("counter.how.pay", {"symbols": dict(counter["symbols"])})
     if kind == "dodge":
-        hit = sorted({lv for e in definition.get("effects") or [] if e["op"] == "attack"
-                      for lv in e["levels"]})
+        hit = _hit_levels(definition)
         up = [level for level in hit if level != 0]
         key = "dodge" if 0 not in hit else "dodge_mixed" if up else "dodge_ground"
         return Message(f"counter.how.{key}", {"levels": up, "cost": counter.get("dodge", 1),
                                                "ground": DATA["ground_dodge"]})
     return Message("counter.how.none")
+
+
+def _hit_levels(definition: dict[str, Any]) -> list[int]:
+    """The levels an Action card's attacks hit."""
+    return sorted({lv for e in definition.get("effects") or [] if e["op"] == "attack"
+                   for lv in e["levels"]})
+
+
+def _dodge_cost(counter: dict[str, Any], level: int) -> int:
+    """What a hero on ``level`` pays to dodge: 2 on the ground, else the card's dodge."""
+    return DATA["ground_dodge"] if level == 0 else counter.get("dodge", 1)
+
+
+def counterable(state: State, entry: dict[str, Any]) -> bool:
+    """Whether the heroes have a decision on the Action card ``entry`` in step 5: they may
+    counter it only «s'ils disposent des dés requis», «dans le cas contraire, le Titan applique
+    l'effet». False when its counter is known and the dice held cannot pay it (a card that
+    cannot be countered, a collective cost beyond all their dice, no hit hero able to dodge);
+    True while the card or a hero's symbol power is not taught (the table says)."""
+    definition = state["catalog"]["action"].get(entry["card"], {})
+    counter = definition.get("counter")
+    heroes = state["heroes"]
+    if counter is None or any(power_off(state, h) for h in heroes):
+        return True
+    kind = counter["type"]
+    if kind == "none":
+        return False
+    if kind == "dodge":
+        hit = _hit_levels(definition)
+        return any(capacity(state, h, "dodge") >= _dodge_cost(counter, hero["level"])
+                   for h, hero in heroes.items() if hero["level"] in hit)
+    wanted = ({"tactic": len(heroes)} if kind == "collective" else dict(counter["symbols"]))
+    return all(sum(capacity(state, h, symbol) for h in heroes) >= count
+               for symbol, count in wanted.items())
 
 
 def _counter(state: State, card: str, definition: dict[str, Any], counter: dict[str, Any],
@@ -239,13 +272,12 @@ def _counter(state: State, card: str, definition: dict[str, Any], counter: dict[
     if kind == "none":
         raise RuleError("counter.impossible", card=card)
     if kind == "dodge":
-        hit = sorted({lv for e in definition.get("effects") or [] if e["op"] == "attack"
-                      for lv in e["levels"]})
+        hit = _hit_levels(definition)
         for hero_id, needs in pay.items():
             level = state["heroes"][hero_id]["level"]
             if level not in hit:
                 raise RuleError("counter.dodge_not_hit", hero=hero_id, level=level, levels=hit)
-            cost = DATA["ground_dodge"] if level == 0 else counter.get("dodge", 1)
+            cost = _dodge_cost(counter, level)
             if needs != {"dodge": cost}:
                 raise RuleError("counter.dodge_cost", hero=hero_id, cost=cost, given=needs)
             spend(state, hero_id, needs)
@@ -258,6 +290,16 @@ def _counter(state: State, card: str, definition: dict[str, Any], counter: dict[
         raise RuleError("counter.wrong_amount", card=card, wanted=wanted, given=given)
     spend_all(state, pay)
     return True
+
+
+def nothing_left(state: State) -> bool:
+    """Whether step 6 has nothing left to do: the heroes use «les dés qui leur restent», so with
+    no die left in front of any hero there is nothing to use; but while the Tactic on top has
+    conditions the companion does not know, the heroes may still say they met them."""
+    if any(hero["held"] for hero in state["heroes"].values()):
+        return False
+    card = tactics.top(state)
+    return card is None or tactics.definition(state, card).get("conditions") is not None
 
 
 def cleanup(state: State, out: Out) -> None:

@@ -99,7 +99,7 @@ SCHEMAS: dict[str, dict[str, Field]] = {
         "affects_warlords": Field(boolean, required=False),
         **_optional,
     },
-    "hero": {"name": Field(text), "power": Field(text, required=False), **_optional},
+    "hero": {"name": Field(texts), "power": Field(text, required=False), **_optional},
     "board": {"full": Field(effects_or_text, required=False), **_optional},
     "corruption": {"effects": Field(effects_or_text, required=False), **_optional},
 }

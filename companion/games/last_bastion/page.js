@@ -29,9 +29,12 @@ const percent = (p) => `<strong>${Math.round(p.p * 1000) / 10}%</strong>` +
 
 const slotName = (slot) => name(slot);  // "blue 2", as the messages say it (name.blue.1)
 
+/** A hero's printed name: one string, or one per language (a hero not known yet). */
+const printed = (text) => (typeof text === "object" && text ? both(text) : text);
+
 const heroName = (view, id) => {
   const hero = view.heroes[id];
-  return hero ? `${hero.player} (${hero.name})` : id;
+  return hero ? `${hero.player} (${printed(hero.name)})` : id;
 };
 
 function helper() {
@@ -102,7 +105,7 @@ function tileCell(view, r, c) {
   const heroes = Object.entries(view.heroes).filter(([, h]) => h.tile && h.tile[0] === r &&
     h.tile[1] === c);
   const figures = heroes.map(([id, h]) => `<span class="fig c-${h.colour}` +
-    `${id === view.active_hero ? " active" : ""}" title="${esc(h.player)} (${esc(h.name)})">` +
+    `${id === view.active_hero ? " active" : ""}" title="${esc(h.player)} (${esc(printed(h.name))})">` +
     `${esc(h.player.slice(0, 2))}</span>`).join("");
   const items = tile.items.map((i) => `<span title="${esc(t("ui.item_" + i))}">${ITEM[i] || i}</span>`).join("");
   return `<div class="tile${tile.grip ? " gripped" : ""}" data-tile="${r},${c}">` +
@@ -133,7 +136,7 @@ function heroes() {
   return `<h2>${esc(t("ui.heroes"))}</h2>` +
     Object.entries(view.heroes).map(([id, h]) => `<article class="hero b-${h.colour}` +
       `${id === view.active_hero ? " active" : ""} s-${h.state}">` +
-      `<h3>${esc(h.player)} <small>${esc(h.name)} · ${esc(name(h.side))}</small></h3>` +
+      `<h3>${esc(h.player)} <small>${esc(printed(h.name))} · ${esc(name(h.side))}</small></h3>` +
       `<p><span class="life">♥ ${h.life}</span> <span class="cta">⚑ ${h.call_to_arms}</span>` +
       ` <span class="state">${esc(name(h.state))}</span>` +
       `${h.grip ? ` <span class="grip">☠ ${esc(t("ui.item_grip"))}</span>` : ""}` +

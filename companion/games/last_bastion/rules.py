@@ -68,7 +68,7 @@ class LastBastion(RulesGame):
         """Display names for the message catalogs: tiles and heroes, and with a state the names
         of this table's players (a hero is announced by its player's name) and cards."""
         names = {tid: localized(t["name"], lang) for tid, t in DATA["tile"].items()}
-        names.update({hid: h["name"] for hid, h in DATA["hero"].items()})
+        names.update({hid: localized(h["name"], lang) for hid, h in DATA["hero"].items()})
         if state is not None:
             names.update({cid: c.get("name", cid) for cid, c in state["catalog"]["card"].items()})
             names.update({hid: h["player"] for hid, h in state["heroes"].items()})

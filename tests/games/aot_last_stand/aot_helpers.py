@@ -47,3 +47,10 @@ NEXT = {"type": "next"}
 def commit(up: str = "pietinement", down: str = "frenesie") -> dict[str, Any]:
     """Step 1: the Titan's two cards."""
     return {"type": "commit", "up": up, "down": down}
+
+
+def suffer(session: Session) -> None:
+    """Step 5 with nothing countered: each card the heroes could counter is suffered; one they
+    cannot counter applies by itself («Dans le cas contraire, le Titan applique l'effet»)."""
+    while session.view()["step"] == 5 and "resolve" in session.expects().events:
+        session.submit({"type": "resolve"})

@@ -5,7 +5,7 @@ a refusal naming it and changing nothing, the correction undoable. Passages of
 from __future__ import annotations
 
 import pytest
-from aot_helpers import NEXT, PILE, commit, new_session, play, refused, rolls, setup_event
+from aot_helpers import NEXT, PILE, commit, new_session, play, refused, rolls, setup_event, suffer
 
 from companion.games.aot_last_stand import GAME
 from companion.i18n import render
@@ -117,12 +117,13 @@ def test_the_step(session):
     """«Déroulement de la partie»: the Titan commits in step 1; its cards are in play until the
     clean-up (step 7)."""
     refused(session, adjust(step=3), "adjust.step_cards")
-    play(session, commit(), *rolls(eren=["titan"] * 5, mikasa=["combat"] * 5,
-                                   armin=["cannon"] * 5))
+    play(session, commit(), *rolls(eren=["titan"] * 5, mikasa=["dodge"] * 2 + ["combat"] * 3,
+                                   armin=["cannon"] * 5))  # Mikasa may dodge Piétinement
     session.submit(adjust(step=4))
     assert session.view()["step"] == 4
     refused(session, adjust(step=1), "adjust.step_cards")
-    play(session, NEXT, {"type": "resolve"}, {"type": "resolve"})
+    play(session, NEXT)
+    suffer(session)
     assert session.view()["step"] == 6
     refused(session, adjust(step=5), "adjust.step_nothing_to_resolve")
     session.submit({"type": "undo"})
@@ -136,7 +137,6 @@ def test_no_step_change_while_a_choice_waits(session):
     session.submit({"type": "teach", "kind": "action", "id": "basic-3", "definition": {
         "name": "X", "effects": [{"op": "frenzy"}], "counter": {"type": "none"}}})
     play(session, commit("basic-3", "pietinement"),
-         *rolls(eren=["combat"] * 5, mikasa=["combat"] * 5, armin=["cannon"] * 5), NEXT,
-         {"type": "resolve"})
+         *rolls(eren=["combat"] * 5, mikasa=["combat"] * 5, armin=["cannon"] * 5), NEXT)
     error = refused(session, adjust(step=6), "adjust.step_choice_waiting")
     assert error.params["choice"] == "frenzy"

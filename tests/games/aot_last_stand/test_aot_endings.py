@@ -3,7 +3,7 @@ Passages of ../shared/rules/attack-on-titan-last-stand.fr.txt cited per test."""
 
 from __future__ import annotations
 
-from aot_helpers import NEXT, commit, new_session, play, refused, rolls, setup_event
+from aot_helpers import NEXT, commit, new_session, play, refused, rolls, setup_event, suffer
 
 from companion.engine import Session
 from companion.games.aot_last_stand import GAME
@@ -18,8 +18,8 @@ def teach_action(card, effects, counter="none"):
 
 def full_round(session, up, down, faces=None):
     """Steps 1 to 5, nothing countered."""
-    play(session, commit(up, down), *rolls(**(faces or QUIET)), NEXT,
-         {"type": "resolve"}, {"type": "resolve"})
+    play(session, commit(up, down), *rolls(**(faces or QUIET)), NEXT)
+    suffer(session)
 
 
 def test_titan_wins_by_destroying_six_cannons(session):
@@ -43,8 +43,7 @@ def test_titan_wins_by_destroying_six_cannons(session):
 def test_titan_wins_by_devouring_twelve_citizens(session):
     """«Pertes humaines : Si tous les jetons Citoyens sont retournés [...] le Titan l'emporte !»"""
     play(session, setup_event(), {"type": "adjust", "devoured": 11}, commit(),
-         *rolls(**QUIET), NEXT, {"type": "resolve"})
-    session.submit({"type": "resolve"})
+         *rolls(**QUIET), NEXT)
     assert session.view()["reason"] == "citizens"
     assert session.view()["citizens"]["left"] == 0
 
@@ -55,18 +54,17 @@ def test_titan_wins_when_a_hero_loses_three_hearts_crush_and_strike(session):
     «Écraser les Héros : Le Titan choisit 1 Héros auquel il retire un jeton Cœur»."""
     play(session, setup_event(), teach_action("basic-3", [{"op": "strike"}]),
          teach_action("basic-4", [{"op": "crush"}]), commit("basic-3", "basic-4"),
-         *rolls(**QUIET), NEXT, {"type": "resolve"})
+         *rolls(**QUIET), NEXT)
     assert session.expects().options == ["eren", "mikasa", "armin"]
     refused(session, {"type": "choose", "hero": "levi"}, "choose.hero")
-    play(session, {"type": "choose", "hero": "armin"}, {"type": "resolve"},
-         {"type": "choose", "hero": "armin"})
+    play(session, {"type": "choose", "hero": "armin"}, {"type": "choose", "hero": "armin"})
     assert session.view()["heroes"]["armin"]["hearts"] == 1
-    play(session, NEXT, commit(), *rolls(**QUIET), NEXT, {"type": "resolve"},
-         {"type": "adjust", "hero": "eren", "hearts": 1})
-    session.submit({"type": "resolve", "pay": {}})
+    play(session, NEXT, {"type": "adjust", "hero": "eren", "hearts": 2}, commit(),
+         *rolls(**QUIET), NEXT)  # Piétinement takes one of Eren's hearts, Frénésie none
+    assert session.view()["heroes"]["eren"]["hearts"] == 1
     assert session.view()["status"] == "playing", "Frénésie hurts nobody"
     session.submit(NEXT)
-    play(session, commit("basic-3", "basic-4"), *rolls(**QUIET), NEXT, {"type": "resolve"},
+    play(session, commit("basic-3", "basic-4"), *rolls(**QUIET), NEXT,
          {"type": "choose", "hero": "eren"})
     view = session.view()
     assert (view["winner"], view["reason"]) == ("titan", "hero_devoured")
@@ -165,7 +163,7 @@ def test_blinding_shot_mutilation_and_steep_fall(session):
 def test_a_game_resumes_from_its_journal(tmp_path):
     """The session folds the journal: a reopened data directory is where it stopped."""
     session = new_session(tmp_path)
-    play(session, setup_event(), commit(), *rolls(**QUIET), NEXT, {"type": "resolve"})
+    play(session, setup_event(), commit(), *rolls(**QUIET), NEXT)
     before = session.view()
     session.close()
     again = Session(tmp_path / "data", games={"aot-last-stand": GAME})

@@ -5,14 +5,13 @@ Every test cites the passage of ../shared/rules/attack-on-titan-last-stand.fr.tx
 
 from __future__ import annotations
 
-from aot_helpers import NEXT, commit, new_session, play, refused, rolls, setup_event
+from aot_helpers import NEXT, commit, new_session, play, refused, rolls, setup_event, suffer
 
 
 def to_step_6(session, **faces):
     """Step 1 to 6 with the given first rolls, no Titan face, nothing countered in step 5."""
     play(session, commit(), *rolls(**faces), NEXT)
-    for _ in range(2):
-        session.submit({"type": "resolve"})
+    suffer(session)
     assert session.view()["step"] == 6
 
 
@@ -40,7 +39,7 @@ def test_theo_devours_a_citizen_and_gives_the_dice_back(session):
     play(session, setup_event(), commit(),
          *rolls(eren=["titan", "titan", "move", "move", "combat"],
                 mikasa=["combat"] * 5, armin=["tactic"] * 5), NEXT)
-    assert session.expects().events == ("ability", "next")
+    assert session.expects().events == ("ability", "next", "reroll")
     play(session, {"type": "ability", "n": 1}, NEXT)
     view = session.view()
     assert view["citizens"] == {"left": 11, "devoured": 1}
@@ -267,7 +266,8 @@ def test_step_5_says_what_cancels_the_card(tmp_path):
 
     session = new_session(tmp_path)
     play(session, setup_event(), commit("pietinement", "basic-3"),
-         *rolls(eren=["combat"] * 5, mikasa=["cannon"] * 5, armin=["cannon"] * 5), NEXT)
+         *rolls(eren=["combat"] * 5, mikasa=["dodge"] * 2 + ["cannon"] * 3,
+                armin=["cannon"] * 5), NEXT)  # Mikasa on the ground may dodge
     said = render(session.expects().message, "en", GAME, session.state)
     assert said == ("Step 5: counter or suffer Stomp: each hero on the ground dodges with "
                     "2 Dodge.")
@@ -277,6 +277,6 @@ def test_step_5_says_what_cancels_the_card(tmp_path):
     session.close()
     other = new_session(tmp_path / "two")
     play(other, setup_event(), commit("frenesie", "pietinement"),
-         *rolls(eren=["combat"] * 5, mikasa=["cannon"] * 5, armin=["cannon"] * 5), NEXT)
+         *rolls(eren=["combat"] * 5, mikasa=["cannon"] * 5, armin=["tactic"] * 5), NEXT)
     assert render(other.expects().message, "fr", GAME, other.state) == (
         "Étape 5 : contrez ou subissez Frénésie : les Héros paient ensemble 3 Tactique.")

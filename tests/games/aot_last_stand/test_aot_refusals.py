@@ -5,7 +5,7 @@ compared before and after, in ``refused``). Passages of
 from __future__ import annotations
 
 import pytest
-from aot_helpers import NEXT, commit, new_session, play, refused, rolls, setup_event
+from aot_helpers import NEXT, commit, new_session, play, refused, rolls, setup_event, suffer
 
 from companion.engine import RuleError
 
@@ -18,8 +18,8 @@ def session(table):
 
 def round_to_step_6(session, up="pietinement", down="frenesie", **faces):
     faces = faces or {"eren": ["combat"] * 5, "mikasa": ["cannon"] * 5, "armin": ["cannon"] * 5}
-    play(session, commit(up, down), *rolls(**faces), NEXT,
-         {"type": "resolve"}, {"type": "resolve"})
+    play(session, commit(up, down), *rolls(**faces), NEXT)
+    suffer(session)
 
 
 def test_a_card_played_two_rounds_running(session):
@@ -73,8 +73,8 @@ def test_a_dodge_spent_for_another_hero(session):
     """«Ces symboles sont dépensés à titre personnel, ainsi ils ne fonctionnent que pour le Héros
     qui les dépense et ne peuvent être utilisés pour aider un partenaire.» Armin, on the Tower, is
     not hit by Piétinement: his dodges cannot spare the heroes on the ground."""
-    play(session, commit(), *rolls(eren=["combat"] * 5, mikasa=["combat"] * 5,
-                                   armin=["dodge"] * 5), NEXT)
+    play(session, commit(), *rolls(eren=["combat"] * 5, mikasa=["dodge"] * 2 + ["combat"] * 3,
+                                   armin=["dodge"] * 5), NEXT)  # Mikasa may dodge: step 5 waits
     error = refused(session, {"type": "resolve", "pay": {"armin": {"dodge": 2}}},
                     "counter.dodge_not_hit")
     assert error.params == {"hero": "armin", "level": 3, "levels": [0]}

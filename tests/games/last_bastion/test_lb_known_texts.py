@@ -47,3 +47,23 @@ def test_the_rulebook_facts_are_written_out():
         assert "Seigneurs de Guerre compris" in tile[item][0]
         assert "Warlords included" in tile[item][1]
     assert "résistance" in tile["standard"][0] and "resistance" in tile["standard"][1]
+
+
+def test_a_hero_not_known_yet_is_named_in_each_language(tmp_path):
+    """The eighth hero, whose board no public source names, is «Héros 8» on the French page and
+    "Hero 8" on the English one: in the names the page shows and in what the table hears."""
+    from companion.engine import Message, Session
+    from companion.games.last_bastion import GAME
+    from companion.i18n import render
+
+    assert (GAME.names("fr")["hero-8"], GAME.names("en")["hero-8"]) == ("Héros 8", "Hero 8")
+    session = Session(tmp_path / "data", games={"last-bastion": GAME})
+    session.submit({"type": "setup", "game": "last-bastion", "mode": "normal",
+                    "boards": {"N": "red", "E": "blue", "S": "yellow", "W": "green"},
+                    "players": [{"name": "Anna", "hero": "hero-8", "side": "S"}],
+                    "tiles": [["market", "tomb", "inn"], ["trebuchet", "fountain", "quarry"],
+                              ["standard", "tower", "dispensary"]], "first": "S"})
+    label = Message("history.setup", {"heroes": [session.state["heroes"]["hero-8"]["name"]]})
+    assert "Héros 8" in render(label, "fr", GAME, session.state)
+    assert "Hero 8" in render(label, "en", GAME, session.state)
+    session.close()

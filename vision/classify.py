@@ -10,7 +10,7 @@ import numpy as np
 
 # Set on real pip photos taught as unknown symbols (benchmarks/vision.py --teach, docs/vision.md)
 # and checked on the synthetic renders of the four learned profiles.
-SURE_RATIO = 0.4  # d1 / d2 at or under which the confidence is 1 (0.7 gives 0.5)
+SURE_RATIO = 0.35  # d1 / d2 at or under which the confidence is 1 (0.675 gives 0.5)
 FAR = 1.5  # beyond this many typical distances (see ``reach``) the confidence drops ...
 FAR_OFF = 2.5  # ... to 0 here: a face unlike anything taught is asked about
 NOT_A_DIE = 4.0  # this many typical distances from every taught face: not a die at all

@@ -20,7 +20,8 @@ to ``DIR/dice.detector.json`` as soon as it is trained. Measure a run before shi
 
 ``faces`` trains the embedder of learned profiles on dice of every profile (renders, seeds 95000
 and up, and the real pip photos of every set except fold ``HELD_OUT`` of each: the benchmark's
-teach-from-photos rows read that fold, so the embedder never saw those dice);
+teach-from-photos rows read that fold, so the embedder never saw those dice), half of each
+batch from the photos (``REAL_SHARE``), for ``--embedder-steps`` (27 minutes of one core);
 ``--faces-without`` leaves profiles out, to check that dice the embedder never saw are still read
 once taught (then rebuild the profile defaults with ``python -m vision.defaults`` and run the
 benchmark).

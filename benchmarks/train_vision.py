@@ -3,7 +3,8 @@
 
     .venv/bin/pip install torch==2.13.0+cpu onnx   # for training only: never needed at run time
     .venv/bin/python benchmarks/train_vision.py [PART ...] [--steps N] [--classifier-steps N]
-        [--threads N] [--keep-detector] [--out DIR] [--classifier-widths N N N N]
+        [--embedder-steps N] [--threads N] [--keep-detector] [--out DIR]
+        [--classifier-widths N N N N]
         [--faces-without PROFILE ...]
 
 PART is ``fold0`` .. ``fold4``, ``final`` or ``faces`` (default: all). ``final`` is trained on
@@ -19,7 +20,8 @@ to ``DIR/dice.detector.json`` as soon as it is trained. Measure a run before shi
 
 ``faces`` trains the embedder of learned profiles on dice of every profile (renders, seeds 95000
 and up, and the real pip photos of every set except fold ``HELD_OUT`` of each: the benchmark's
-teach-from-photos rows read that fold, so the embedder never saw those dice);
+teach-from-photos rows read that fold, so the embedder never saw those dice), half of each
+batch from the photos (``REAL_SHARE``), for ``--embedder-steps`` (27 minutes of one core);
 ``--faces-without`` leaves profiles out, to check that dice the embedder never saw are still read
 once taught (then rebuild the profile defaults with ``python -m vision.defaults`` and run the
 benchmark).
@@ -89,6 +91,7 @@ DETECT_THRESHOLD = 0.3
 COSINE_SCALE = 16.0  # sharpness of the embedder's training softmax over cosine similarities
 COSINE_MARGIN = 0.2  # cosine taken off the right face's logit in training: tighter faces
 FACE_RENDERS = 300  # synthetic frames per learned profile for the embedder
+REAL_SHARE = 0.5  # share of each embedder batch drawn from the real photos' dice (see face_patches)
 
 
 def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
@@ -217,19 +220,22 @@ def real_face_frames(
 
 def face_patches(
     real: Iterable, per_profile: int, without: tuple[str, ...] = (), seed: int = 95000
-) -> tuple[list, list[str]]:
-    """Every die of ``per_profile`` renders of each profile (d6 included, those in ``without``
-    left out) and of the ``real`` frames as ``(face index, patch, die side)``, the patch twice
-    the die's side around its centre (small enough to keep thousands in memory), and the face
-    names (``profile:face``)."""
+) -> tuple[list, list, list[str]]:
+    """The dice of the ``real`` frames and of ``per_profile`` renders of each profile (d6
+    included, those in ``without`` left out), each as ``(face index, patch, die side)``, the
+    patch twice the die's side around its centre (small enough to keep thousands in memory),
+    and the face names (``profile:face``). Real and rendered dice are kept apart so that
+    training can draw a fixed share of each batch from the real photos (``REAL_SHARE``)."""
     rng = np.random.default_rng(seed)
-    dice = [die for name, image, labels in real for die in _patches(name, image, labels)]
+    photos = [die for name, image, labels in real for die in _patches(name, image, labels)]
+    renders = []
     for name in (p for p in ("d6", *SYNTH_PROFILES) if p not in without):
         for _ in range(per_profile):
             image, truths = render(name, rng)
-            dice += _patches(name, image, [(t.face, t.box) for t in truths])
-    names = sorted({face for face, _, _ in dice})
-    return [(names.index(face), patch, side) for face, patch, side in dice], names
+            renders += _patches(name, image, [(t.face, t.box) for t in truths])
+    names = sorted({face for face, _, _ in photos + renders})
+    return ([(names.index(face), patch, side) for face, patch, side in photos],
+            [(names.index(face), patch, side) for face, patch, side in renders], names)
 
 
 def _patches(name: str, image: np.ndarray, dice: list) -> list[tuple[str, np.ndarray, int]]:
@@ -257,15 +263,21 @@ def face_sample(patch, rng: np.random.Generator) -> np.ndarray:
     return np.clip(cut, 0, 255).astype(np.uint8)
 
 
-def train_embedder(patches: list, faces: int, steps: int, seed: int) -> Embedder:
-    """Fit the face embedder on cut-outs of ``patches``."""
+def train_embedder(photos: list, renders: list, faces: int, steps: int, seed: int) -> Embedder:
+    """Fit the face embedder on cut-outs of the real ``photos``' dice and the ``renders``' dice,
+    ``REAL_SHARE`` of each batch from the photos: the renders are soon told apart, while real
+    pips under varied light and turn are what a few taught photos must be read against (a
+    tenth of the dice were byler's when batches were drawn from all dice alike, and the
+    embedder still confused 5 and 6 pips on photos it had trained on)."""
     rng, model = np.random.default_rng(seed), Embedder(faces)
     torch.manual_seed(seed)
     opt = torch.optim.AdamW(model.parameters(), 3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
     model.train()
+    from_photos = round(64 * REAL_SHARE) if photos else 0
     for step in range(steps):
-        chosen = [patches[int(i)] for i in rng.integers(len(patches), size=64)]
+        chosen = [photos[int(i)] for i in rng.integers(len(photos), size=from_photos)]
+        chosen += [renders[int(i)] for i in rng.integers(len(renders), size=64 - from_photos)]
         x = torch.from_numpy(to_blob(np.stack([face_sample(p, rng) for p in chosen])))
         y = torch.tensor([p[0] for p in chosen])
         loss = nn.functional.cross_entropy(model(x, y), y)
@@ -540,7 +552,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("parts", nargs="*", choices=parts, metavar="PART", default=parts)
     parser.add_argument("--steps", type=int, default=1200, help="detector training steps")
     parser.add_argument("--classifier-steps", type=int, default=4000,
-                        help="pip classifier (and face embedder) training steps")
+                        help="pip classifier training steps")
+    parser.add_argument("--embedder-steps", type=int, default=11000,
+                        help="face embedder training steps (27 minutes of one core)")
     parser.add_argument("--renders", type=int, default=400, help="synthetic training frames")
     parser.add_argument("--sets", nargs="+", choices=list(SETS), default=list(SETS),
                         help="real photo sets to train on (vision.datasets.SETS)")
@@ -563,9 +577,11 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     if "faces" in args.parts:
         print("faces", flush=True)
-        patches, names = face_patches(real_face_frames(), FACE_RENDERS, tuple(args.faces_without))
-        print(f"  {len(patches)} dice of {len(names)} faces", flush=True)
-        embedder = train_embedder(patches, len(names), args.classifier_steps, 50)
+        photos, renders, names = face_patches(real_face_frames(), FACE_RENDERS,
+                                              tuple(args.faces_without))
+        print(f"  {len(photos)} real and {len(renders)} rendered dice of {len(names)} faces",
+              flush=True)
+        embedder = train_embedder(photos, renders, len(names), args.embedder_steps, 50)
         model = {"embedder": onnx_b64(embedder.body.eval(), (1, 3, CROP, CROP)), "faces": names}
         (args.out / "faces.json").write_text(json.dumps(model) + "\n")
     pips = [p for p in args.parts if p != "faces"]

@@ -10,9 +10,9 @@ import numpy as np
 
 # Set on real pip photos taught as unknown symbols (benchmarks/vision.py --teach, docs/vision.md)
 # and checked on the synthetic renders of the four learned profiles.
-SURE_RATIO = 0.4  # d1 / d2 at or under which the confidence is 1 (0.7 gives 0.5)
-FAR = 1.5  # beyond this many typical distances (see ``reach``) the confidence drops ...
-FAR_OFF = 2.5  # ... to 0 here: a face unlike anything taught is asked about
+SURE_RATIO = 0.35  # d1 / d2 at or under which the confidence is 1 (0.675 gives 0.5)
+FAR = 2.0  # beyond this many typical distances (see ``reach``) the confidence drops ...
+FAR_OFF = 3.0  # ... to 0 here: a face unlike anything taught is asked about
 NOT_A_DIE = 4.0  # this many typical distances from every taught face: not a die at all
 DOUBTFUL = 2.0  # ... or this many, when the pip classifier also takes it for no die ...
 NO_DIE_ODDS = 0.9  # ... with at least this probability
@@ -35,8 +35,8 @@ class FaceClassifier:
 
     Each face is summed up by the mean of its examples: a few photos of a face vary in light,
     turn and blur, and their mean is a steadier picture of the face than any one of them (on
-    real pip photos taught as symbols, ten per face: .91 of the dice read right by nearest mean,
-    .85 by nearest example, with the same embedder). The metric is the inverse of how examples
+    real pip photos taught as symbols, ten per face: .96 of the dice read right by nearest mean,
+    .95 by nearest example, with the same embedder). The metric is the inverse of how examples
     vary *within* a face (their covariance around the face's mean, shrunk halfway toward its
     diagonal and never below ``SPREAD_FLOOR`` per feature, so a few examples still give a sound
     metric): features that are noise for this profile weigh little, and so do correlated ones

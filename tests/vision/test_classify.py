@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import dice_fixtures  # noqa: F401  (the repository's vision package first: see its docstring)
 import numpy as np
 import pytest
 
-from vision.classify import DOUBTFUL, NOT_A_DIE, FaceClassifier
+from vision.classify import DOUBTFUL, FAR, FAR_OFF, NOT_A_DIE, SURE_RATIO, FaceClassifier
 
 
 @pytest.fixture
@@ -29,6 +30,48 @@ def test_halfway_between_two_faces_is_asked(taught):
     classifier, centres = taught
     guess = classifier.guess(((centres["skull"] + centres["eye"]) / 2).astype(np.float32))
     assert guess is not None and guess.confidence < 0.5
+
+
+def _raw(classifier: FaceClassifier, point: np.ndarray) -> np.ndarray:
+    """The feature vector that the classifier's metric maps to ``point``."""
+    return (point @ np.linalg.inv(classifier.transform)).astype(np.float32)
+
+
+def test_sure_up_to_the_ratio_that_gives_half_and_asked_beyond():
+    """Between two taught faces, the die is read as certain while it is clearly closer to one
+    (d1/d2 under ``(1 + SURE_RATIO) / 2``: 0.675) and asked about beyond; on the taught pips
+    that boundary keeps most wrong faces asked (docs/vision.md)."""
+    rng = np.random.default_rng(5)
+    centres = {"skull": np.zeros(8), "eye": np.full(8, 3.0)}
+    classifier = FaceClassifier(
+        {face: (c + rng.normal(0, 1, (10, 8))).tolist() for face, c in centres.items()})
+    skull, eye = classifier.means
+    half = (1 + SURE_RATIO) / 2
+    guesses = {}
+    for ratio in (half - 0.03, half + 0.03):
+        point = skull + ratio / (1 + ratio) * (eye - skull)  # d1 / d2 = ratio on the segment
+        assert np.linalg.norm(point - skull) / classifier.reach < FAR  # only the ratio counts
+        guesses[ratio] = classifier.guess(_raw(classifier, point))
+    sure, asked = guesses[half - 0.03], guesses[half + 0.03]
+    assert sure.face == asked.face == "skull"
+    assert sure.confidence >= 0.5 > asked.confidence
+
+
+def test_unlike_every_taught_face_is_asked_before_it_is_no_die(taught):
+    """A find far from every taught face, though nearest one of them, is an untaught face (the
+    profile's faces are open) or a poor look: asked about from ``FAR_OFF`` reaches, dropped as
+    no die only from ``NOT_A_DIE``."""
+    classifier, _ = taught
+    others = classifier.means[1:] - classifier.means[0]
+    away = np.linalg.svd(others, full_matrices=True)[2][-1]  # unit, away from both other faces
+    confidence = {}
+    for reaches in (FAR - 0.2, (FAR + FAR_OFF) / 2, FAR_OFF + 0.2):
+        point = classifier.means[0] + away * reaches * classifier.reach
+        guess = classifier.guess(_raw(classifier, point))
+        assert guess is not None and guess.face == "skull"
+        confidence[reaches] = guess.confidence
+    assert confidence[FAR - 0.2] > confidence[(FAR + FAR_OFF) / 2] > 0.0
+    assert confidence[FAR_OFF + 0.2] == 0.0
 
 
 def test_far_from_every_taught_face_is_no_die(taught):

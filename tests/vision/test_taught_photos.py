@@ -1,0 +1,37 @@
+"""Taught dice that read like pips: a learned profile taught from a few real pip photos per face
+(pips treated as symbols it was never told about) reads the held-out tray photos nearly as well
+as the pip reader. The same measure as the benchmark's teach-from-photos rows
+(``benchmarks/vision.py --teach``), with floors a little under its figures (docs/vision.md)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from dice_fixtures import byler
+
+from vision.evaluate import Score
+
+BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "vision.py"
+# 10 real dice per face taught, fold 0 of the tray photos read: measured face accuracy .953,
+# precision .994, 11.8 % asked (the issue's goal: >= .95 and at most 15 % asked).
+FLOORS = {"face": 0.94, "precision": 0.98}
+ASKED_AT_MOST = 0.15
+
+
+@pytest.fixture(scope="module")
+def taught_score() -> Score:
+    """Fold 0 of the tray photos read by a profile taught 10 dice per face from folds 1-4 (the
+    benchmark's own function, loaded from its file: its name would shadow the package)."""
+    spec = importlib.util.spec_from_file_location("vision_benchmark", BENCHMARK)
+    benchmark = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(benchmark)
+    return benchmark.taught_from_photos("byler", 10, byler())
+
+
+def test_pips_taught_from_ten_photos_per_face_read_like_pips(taught_score):
+    assert taught_score.labelled >= 300  # fold 0 of the tray photos
+    assert taught_score.face_accuracy >= FLOORS["face"]
+    assert taught_score.precision >= FLOORS["precision"]
+    assert taught_score.uncertain_share <= ASKED_AT_MOST

@@ -33,7 +33,7 @@ from vision.profile import (
     taught_faces,
 )
 from vision.say import LANGUAGES
-from vision.teach import photo_dice
+from vision.teach import named_face, photo_dice
 
 from .preview import jpeg
 
@@ -80,16 +80,6 @@ def cut_out(frame: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     return cv2.resize(frame[top:bottom, left:right], (CROP, CROP), interpolation=cv2.INTER_AREA)
 
 
-def _reading(roll: vision.Roll, box: tuple[int, int, int, int]) -> str | None:
-    """The face read for the die whose centre lies in ``box`` (None: not read, or unsure)."""
-    x0, y0, x1, y1 = box
-    for die in roll.dice:
-        cx, cy = die.centre
-        if x0 <= cx <= x1 and y0 <= cy <= y1:
-            return None if die.uncertain else die.face
-    return None
-
-
 class DiceTeacher:
     """The photos being taught and the faces taught, for one data directory."""
 
@@ -122,8 +112,9 @@ class DiceTeacher:
     def take(self, frame: np.ndarray, profile: str) -> dict[str, Any]:
         """Take ``frame`` as a photo for teaching ``profile``: find its dice, keep each one's
         cut-out, reading and vector in memory; returns :meth:`Photo.to_json`."""
-        roll = vision.read(frame, profile, data_dir=self.data_dir)
-        dice = tuple(PhotoDie(jpeg(cut_out(frame, box), QUALITY), _reading(roll, box), vector)
+        known = vision.load_profile(profile, self.data_dir)
+        dice = tuple(PhotoDie(jpeg(cut_out(frame, box), QUALITY), named_face(known, vector),
+                              vector)
                      for box, vector in photo_dice(frame) if vector is not None)
         photo_id, photo = secrets.token_urlsafe(9), Photo(profile, dice, self.clock())
         with self._lock:

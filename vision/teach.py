@@ -47,6 +47,17 @@ def photo_dice(image: np.ndarray) -> list[tuple[tuple[int, int, int, int], list[
     return dice
 
 
+def named_face(profile: Profile, vector: list[float]) -> str | None:
+    """The face the reader names for a die of ``profile`` described by ``vector`` (a vector of
+    :func:`photo_dice`), or ``None`` when it would ask (unsure, far from every taught face,
+    nothing taught): what the host page shows beside each die of a photo, without reading the
+    photo twice."""
+    if not profile.examples:
+        return None
+    guess = profile.classifier.guess(np.asarray(vector, np.float32))
+    return guess.face if guess is not None and guess.confidence >= profile.threshold else None
+
+
 def photo_vectors(image: np.ndarray, count: int | None = None) -> tuple[list[list[float]], int]:
     """Feature vectors of the ``count`` clearest dice in one photo (every die when ``None``),
     and how many dice the detector found there."""

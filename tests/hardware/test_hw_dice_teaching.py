@@ -8,9 +8,11 @@ import cv2
 import hwtools  # noqa: F401 - first: the real packages before tests/ folders of the same name
 
 from hardware.teaching import EXAMPLES, PHOTO_SECONDS, PHOTOS, DiceTeacher
+from vision import read
 from vision.cli import main
 from vision.datasets import shared_dice
 from vision.profile import taught_faces
+from vision.teach import photo_dice
 
 PHOTO = shared_dice() / "byler-d6-train" / "images" / "IMG_20191208_112710.jpg"
 COMBAT = "last-bastion/combat"
@@ -89,3 +91,26 @@ def test_forgetting_a_face_on_the_command_line_forgets_its_pictures(tmp_path):
     assert main(["dice", "faces", "reset", "--profile", COMBAT,
                  "--data-dir", str(tmp_path)]) == 0
     assert not list((tmp_path / "vision").rglob("*.jpg"))
+
+
+def test_each_die_of_a_photo_shows_what_the_reader_reads_there(tmp_path):
+    """The reading beside each cut-out is the reader's for that die (the photo is read once:
+    the page must not show one face and the game then read another)."""
+    teacher = DiceTeacher(tmp_path)
+    frame = cv2.imread(str(PHOTO))
+    first = teacher.take(frame, COMBAT)
+    teacher.teach(first["photo"], {0: "red", 1: "blue", 2: "green"})
+    photo = teacher.take(frame, COMBAT)
+    shown = [d["reading"] for d in photo["dice"]]
+    roll = read(frame, COMBAT, data_dir=tmp_path)
+    boxes = [box for box, vector in photo_dice(frame) if vector is not None]
+    compared = 0
+    for box, reading in zip(boxes, shown, strict=True):
+        read_there = [d for d in roll.dice if d.box == box]
+        if read_there and not read_there[0].uncertain:
+            assert reading == read_there[0].face
+            compared += 1
+        else:  # the reader asks, or took it for no die: the page names nothing sure either
+            assert reading is None or not read_there
+    assert compared >= 3
+    assert shown[:3] == ["red", "blue", "green"]  # the dice just taught, read back

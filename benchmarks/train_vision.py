@@ -9,12 +9,12 @@
 PART is ``fold0`` .. ``fold4``, ``final`` or ``faces`` (default: all). ``final`` is trained on
 every photo of ``--sets`` except fold ``HELD_OUT`` (0) of each, which the benchmark then reads;
 ``fold<k>`` leaves out fold k instead (benchmarks/models/, to measure the other folds). The model
-file records its ``sets`` and ``held_out`` fold. The shipped ``dice.json`` is still the byler-only
-model of an earlier round (detectors trained with 1200 steps, classifiers retrained with
-``--keep-detector``). This round's all-sets run (``final --steps 2400 --classifier-steps 7000
---out DIR``, 40 min of one shared core) is ``benchmarks/models/allsets.json``: much better away
-from the tray, worse on it (docs/vision.md, "What is shipped"). A run writes its detector alone
-to ``DIR/dice.detector.json`` as soon as it is trained. Measure a run before shipping it with
+file records its ``sets`` and ``held_out`` fold. The shipped ``dice.json`` (issue 16) joins the
+detector of ``final --steps 4000 --classifier-steps 8000 --weight byler=2`` (whole run:
+``benchmarks/models/weighted.json``) to the classifier of the previous all-sets run (``final
+--steps 2400 --classifier-steps 7000``), both held out from fold 0 of every set
+(docs/vision.md, "What is shipped"). A run writes its detector alone to
+``DIR/dice.detector.json`` as soon as it is trained. Measure a run before shipping it with
 ``benchmarks/vision.py --model DIR/dice.json``.
 
 ``faces`` trains the embedder of learned profiles on dice of every profile (renders, seeds 95000
@@ -30,9 +30,9 @@ renders of every profile (``vision.synth``, seeds 90000 and up, which neither th
 (1000+) nor the tests use). Each photo belongs to one fold by its source photo
 (``vision.datasets.photo_fold``: augmented ``.rf.`` copies go with their original); a model never
 sees the photos of the fold it leaves out, and the benchmark reads each photo only with a model
-that did not see it (``vision.datasets.unseen_by``). ``benchmarks/models/fold<k>.json`` holds the
-held-out fold models (benchmark only, not shipped; the five there are the byler-only ones of
-the shipped model's recipe).
+that did not see it (``vision.datasets.unseen_by``). ``benchmarks/models/fold<k>.json``, when
+present, holds held-out fold models of the shipped recipe (benchmark only, not shipped; none is
+kept for the all-sets recipe, whose figures are those of fold 0).
 """
 
 from __future__ import annotations

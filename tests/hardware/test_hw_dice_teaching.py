@@ -12,7 +12,7 @@ from vision.cli import main
 from vision.datasets import shared_dice
 from vision.profile import taught_faces
 
-PHOTO = shared_dice() / "byler-d6-train" / "images" / "IMG_20191208_112710.jpg"
+PHOTO = shared_dice() / "byler-d6-train" / "images" / "IMG_20191209_100602.jpg"
 COMBAT = "last-bastion/combat"
 
 

@@ -14,7 +14,7 @@ from vision.datasets import shared_dice
 from vision.profile import taught_faces
 from vision.teach import photo_dice
 
-PHOTO = shared_dice() / "byler-d6-train" / "images" / "IMG_20191208_112710.jpg"
+PHOTO = shared_dice() / "byler-d6-train" / "images" / "IMG_20191209_100602.jpg"
 COMBAT = "last-bastion/combat"
 
 

@@ -26,7 +26,7 @@ from vision.profile import taught_path
 from vision.teach import photo_dice
 
 DATA = shared_dice() / "byler-d6-train"
-PHOTO = "IMG_20191208_112710"
+PHOTO = "IMG_20191209_100602"
 COMBAT = "last-bastion/combat"
 
 

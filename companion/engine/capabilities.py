@@ -51,6 +51,10 @@ class Capabilities:
       these, not every profile installed).
     - ``invent(state, rng)``: a card made up for the simulated table when the owner has taught
       none the deck can give (its ``card`` event fields), or None.
+    - ``automatic``: event types an earlier version needed from the table where this one acts by
+      itself (Attack on Titan resolves a card nobody can counter). A game in progress across an
+      upgrade still replays: such an event in its journal, now refused as not expected (or as
+      after the end), is kept as a step that changes nothing.
     """
 
     flagship: bool = False
@@ -64,3 +68,4 @@ class Capabilities:
     pickers: Callable[[dict[str, Any], list[str]], dict[str, Any]] | None = None
     invent: Callable[[State, random.Random], dict[str, Any]] | None = None
     dice: tuple[str, ...] = ()
+    automatic: tuple[str, ...] = ()

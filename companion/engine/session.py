@@ -88,8 +88,18 @@ def replay(game: Game, entries: Iterable[Entry]) -> Replayed:
                 frames.append(Frame(entry.seq, event, game.apply(frames[-1].state, event).state,
                                     entry.label))
         except REPLAY_ERRORS as error:
-            return Replayed(frames, entry, error)
+            if not now_automatic(game, event, error):
+                return Replayed(frames, entry, error)
+            frames.append(Frame(entry.seq, event, frames[-1].state, entry.label))
     return Replayed(frames)
+
+
+def now_automatic(game: Game, event: Event, error: Exception) -> bool:
+    """Whether a journal's ``event``, refused on replay with ``error``, is one this version of
+    the game does by itself (``Capabilities.automatic``): the table sent it when the rules of the
+    time needed it, so the game in progress replays instead of needing a repair."""
+    return (event.type in game.capabilities.automatic and isinstance(error, RuleError)
+            and error.key in ("event.not_expected", "game.over"))
 
 
 def fold(game: Game, entries: Iterable[Entry]) -> list[Frame]:

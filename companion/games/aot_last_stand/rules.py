@@ -44,6 +44,9 @@ PHASE_EVENTS = {  # by step
     6: ("move", "melee", "cannon", "cycle", "search", "provide", "activate", "next"),
 }
 PROFILE = "aot/hero"
+AUTOMATIC = ("resolve", "next")
+"""What the table sent before the round inferred its steps (issue 17) and the round now does by
+itself: a card nobody can counter resolved, step 6 ended when no hero holds a die."""
 PROMPT_KEYS = {
     "strike": "prompt.strike", "crush": "prompt.crush", "obstruct": "prompt.obstruct",
     "sudden_change": "prompt.sudden_change", "frenzy": "prompt.frenzy",
@@ -67,10 +70,12 @@ class LastStand(RulesGame):
     @cached_property
     def capabilities(self) -> Capabilities:
         """The charts, names, page, warnings and secret roles of this game: the Titan's player,
-        whose own phone sees and sends more than the shared page."""
+        whose own phone sees and sends more than the shared page; and what an older journal holds
+        that the round now does by itself."""
         return Capabilities(page=Path(__file__).parent / "page.js", tally=self.tally,
                             names=self.names, schemas=CATALOG.schemas, warnings=WARNINGS,
-                            roles=Roles(ROLES, self.role_view, self.check_role), dice=(PROFILE,))
+                            roles=Roles(ROLES, self.role_view, self.check_role), dice=(PROFILE,),
+                            automatic=AUTOMATIC)
 
     def setup(self, options: dict[str, Any]) -> Step:
         """Build the table from the setup event; the Titan commits its cards first."""

@@ -29,7 +29,7 @@ from vision.profile import (
     LEARNED,
     forget_taught,
     pictures_folder,
-    save_taught_faces,
+    save_taught,
     taught_faces,
 )
 from vision.say import LANGUAGES
@@ -144,8 +144,8 @@ class DiceTeacher:
                  for face in dict.fromkeys(faces.values())}
         with self._writing:
             profile = vision.load_profile(photo.profile, self.data_dir)
-            save_taught_faces(profile, {face: [d.vector for d in dice]
-                                        for face, dice in named.items()}, self.data_dir)
+            save_taught(profile, {face: [d.vector for d in dice] for face, dice in named.items()},
+                        self.data_dir)
             for face, dice in named.items():
                 self._keep_examples(photo.profile, face, [d.crop for d in dice])
         return {face: len(dice) for face, dice in named.items()}

@@ -167,20 +167,11 @@ def _taught(name: str, data_dir: Path, current: bool = True) -> dict[str, list[l
     return taught
 
 
-def save_taught(profile: Profile, face: str, vectors: list[list[float]], data_dir: Path) -> Path:
-    """Add ``vectors`` as examples of ``face`` to the owner's taught data; returns the file,
-    on disk when this returns.
-
-    The face must belong to the profile, unless the profile lets the owner name its faces.
-    """
-    return save_taught_faces(profile, {face: vectors}, data_dir)
-
-
-def save_taught_faces(profile: Profile, examples: dict[str, list[list[float]]],
-                      data_dir: Path) -> Path:
-    """Add the examples of several faces (face: vectors) in one write, so that a crash leaves
-    all of them taught or none; returns the file, on disk when this returns. Raises
-    :class:`ProfileError`, with nothing written, for a pip profile or a face it does not have."""
+def save_taught(profile: Profile, examples: dict[str, list[list[float]]], data_dir: Path) -> Path:
+    """Add the owner's examples of one or more faces (face: vectors) in one write, so that a
+    crash leaves all of them taught or none; returns the file, on disk when this returns.
+    Raises :class:`ProfileError`, with nothing written, for a pip profile or a face it does not
+    have (unless the profile lets the owner name its faces)."""
     if profile.kind != LEARNED:
         raise ProfileError("profile.pips", name=repr(profile.name))
     for face in examples:

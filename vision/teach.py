@@ -91,5 +91,5 @@ def teach(profile: str | Profile, face: str, images: Iterable[np.ndarray], data_
         kept.append(len(mine))
     if not vectors:
         raise ProfileError("teach.no_die")
-    save_taught(profile, face, vectors, data_dir)
+    save_taught(profile, {face: vectors}, data_dir)
     return Taught(len(vectors), tuple(found), tuple(kept))

@@ -11,7 +11,7 @@ from vision.profile import (
     ProfileError,
     forget_taught,
     load_profile,
-    save_taught_faces,
+    save_taught,
     taught_faces,
     taught_path,
 )
@@ -46,7 +46,7 @@ def inode(path) -> tuple[int, int]:
 
 
 def test_a_teaching_is_on_disk_when_it_returns(tmp_path, vector, synced):
-    path = save_taught_faces(load_profile(COMBAT), {"red": [vector], "blue": [vector]}, tmp_path)
+    path = save_taught(load_profile(COMBAT), {"red": [vector], "blue": [vector]}, tmp_path)
     assert inode(path) in synced  # the new file's contents
     assert synced[-1] == inode(path.parent)  # then its rename into the folder
     assert taught_faces(COMBAT, tmp_path) == {"red": 1, "blue": 1}
@@ -54,7 +54,7 @@ def test_a_teaching_is_on_disk_when_it_returns(tmp_path, vector, synced):
 
 
 def test_forgetting_every_face_is_on_disk_when_it_returns(tmp_path, vector, synced):
-    path = save_taught_faces(load_profile(COMBAT), {"red": [vector]}, tmp_path)
+    path = save_taught(load_profile(COMBAT), {"red": [vector]}, tmp_path)
     synced.clear()
     assert forget_taught(COMBAT, tmp_path) == 1
     assert not path.exists() and synced == [inode(path.parent)]
@@ -62,16 +62,16 @@ def test_forgetting_every_face_is_on_disk_when_it_returns(tmp_path, vector, sync
 
 def test_one_unknown_face_teaches_none_of_them(tmp_path, vector):
     profile = load_profile(COMBAT)
-    save_taught_faces(profile, {"red": [vector]}, tmp_path)
+    save_taught(profile, {"red": [vector]}, tmp_path)
     before = taught_path(COMBAT, tmp_path).read_bytes()
     with pytest.raises(ProfileError, match="'mauve'"):
-        save_taught_faces(profile, {"blue": [vector], "mauve": [vector]}, tmp_path)
+        save_taught(profile, {"blue": [vector], "mauve": [vector]}, tmp_path)
     assert taught_path(COMBAT, tmp_path).read_bytes() == before
 
 
 def test_a_failed_write_leaves_the_old_file_and_no_litter(tmp_path, vector, monkeypatch):
     profile = load_profile(COMBAT)
-    path = save_taught_faces(profile, {"red": [vector]}, tmp_path)
+    path = save_taught(profile, {"red": [vector]}, tmp_path)
     before = path.read_bytes()
 
     def full_disk(*_):
@@ -79,6 +79,6 @@ def test_a_failed_write_leaves_the_old_file_and_no_litter(tmp_path, vector, monk
 
     monkeypatch.setattr(os, "replace", full_disk)
     with pytest.raises(OSError):
-        save_taught_faces(profile, {"blue": [vector]}, tmp_path)
+        save_taught(profile, {"blue": [vector]}, tmp_path)
     assert path.read_bytes() == before
     assert [p.name for p in path.parent.iterdir()] == [path.name]

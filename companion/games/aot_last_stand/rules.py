@@ -4,6 +4,7 @@ handlers of its events, step 6 (the heroes' dice) included."""
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
@@ -254,10 +255,7 @@ def _folded(state: State) -> tuple[str, ...]:
 
 def _given_back(state: State) -> dict[str, int]:
     """How many dice each hero gets back at the end of step 3 (spent or not)."""
-    back: dict[str, int] = {}
-    for hero_id in state["titan"]["pool"] + state["titan"]["spent"]:
-        back[hero_id] = back.get(hero_id, 0) + 1
-    return back
+    return dict(Counter(state["titan"]["pool"] + state["titan"]["spent"]))
 
 
 def _dice(events: tuple[str, ...], kind: str, counts: dict[str, int],

@@ -44,14 +44,20 @@ class Simulator:
         return template
 
     def roll(self) -> tuple[Event, Step]:
-        """Roll the dice the table waits for; return the event submitted and its step."""
+        """Roll the dice the table waits for (every player's at once where each rolls dice of
+        their own colour, as the camera reads them); return the last event submitted and its
+        step."""
         with self._lock:
-            template = self._template("dice", "dice")
-            blank = template.blank
-            faces = blank.options or profile_faces(blank.profile)
-            rolled = [self.random.choice(faces) for _ in range(blank.count or 1)]
-            extra = {name: self.random.choice(faces) for name in blank.extra}
-            return self._submit(template.fill(rolled, **extra))
+            self._template("dice", "dice")  # refused when no dice are awaited
+            submitted = [self._submit(self._rolled(t)) for t in self.session.expects().rolled()]
+            return submitted[-1]
+
+    def _rolled(self, template: Template) -> dict[str, Any]:
+        blank = template.blank
+        faces = blank.options or profile_faces(blank.profile)
+        rolled = [self.random.choice(faces) for _ in range(blank.count or 1)]
+        extra = {name: self.random.choice(faces) for name in blank.extra}
+        return template.fill(rolled, **extra)
 
     def draw(self) -> tuple[Event, Step]:
         """Draw the card the table waits for: one the deck may give now when the game knows

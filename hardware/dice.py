@@ -2,7 +2,8 @@
 
 The watcher reads frames all the time (so it notices a camera that disappears, and sees the tray
 change while the game waits for something else) but only reads dice while the game waits for
-them, with the die profile and count it names. One roll is one event: a single
+them, with the die profile and count it names. One roll is one event (one per player where each
+rolls dice of their own colour, as Attack on Titan's heroes throw theirs together): a single
 ``vision.SettledRollDetector`` lives as long as the watcher, so a tray that has not changed since
 the last roll is never read again, however often the game asks (and the dice lying on the tray
 when the companion starts count as already read). A roll the reader is unsure of, or with the
@@ -22,7 +23,7 @@ from typing import Any
 import numpy as np
 
 import vision
-from companion.engine import Expectation, Message
+from companion.engine import Expectation, Message, Template
 
 from .cameras import Camera, CameraError, EndOfStream
 from .inputs import Emit, Worker
@@ -34,21 +35,47 @@ Reader = Callable[[np.ndarray, str, int | None], vision.Roll]
 
 
 def dice_record(roll: vision.Roll, expectation: Expectation,
-                bumped: bool = False) -> dict[str, Any] | Message:
-    """The event the game expects for a roll (its dice template filled with the faces read),
-    or the warning that asks the host instead (also for a ``bumped`` roll: the dice of the last
-    roll knocked, not rolled again)."""
-    template = expectation.template("dice")
-    if template is None:
+                bumped: bool = False) -> list[dict[str, Any]] | Message:
+    """The events the game expects for a roll (its dice template filled with the faces read;
+    where each player rolls dice of their own colour, one event per colour seen), or the
+    warning that asks the host instead (also for a ``bumped`` roll: the dice of the last roll
+    knocked, not rolled again)."""
+    templates = expectation.rolled()
+    if not templates:
         return Message("camera.not_now", {})
-    faces, count = roll.faces, template.blank.count
+    faces = roll.faces
     if bumped:
         return Message("camera.bumped", {"faces": faces})
+    if templates[0].blank.colour is not None:
+        return _by_colour(roll, templates)
+    count = templates[0].blank.count
     if count is not None and len(faces) != count:
         return Message("camera.count", {"seen": len(faces), "count": count})
     if not roll.certain:
         return Message("camera.unsure", {"faces": faces})
-    return {**template.fill(faces), "source": "camera"}
+    return [{**templates[0].fill(faces), "source": "camera"}]
+
+
+def _by_colour(roll: vision.Roll, templates: list[Template]) -> list[dict[str, Any]] | Message:
+    """One event per player whose colour is on the tray (dice of other colours are someone
+    else's, rolled before: left out); nothing unless every die of a wanted colour is read
+    surely, no die's colour is in doubt and each player's count is right."""
+    wanted = {t.blank.colour: t for t in templates}
+    if any(d.colour is None for d in roll.dice):
+        return Message("camera.unsure", {"faces": roll.faces})
+    groups = {c: sorted(d.face for d in roll.dice if d.colour == c) for c in wanted}
+    groups = {c: faces for c, faces in groups.items() if faces}
+    if not groups:
+        return Message("camera.no_colour", {"colours": list(wanted)})
+    for colour, faces in groups.items():
+        count = wanted[colour].blank.count
+        if count is not None and len(faces) != count:
+            return Message("camera.colour_count", {"colour": colour, "seen": len(faces),
+                                                   "count": count})
+    used = [d for d in roll.dice if d.colour in groups]
+    if roll.notes or any(d.uncertain for d in used):
+        return Message("camera.unsure", {"faces": sorted(d.face for d in used)})
+    return [{**wanted[c].fill(faces), "source": "camera"} for c, faces in groups.items()]
 
 
 class DiceWatcher(Worker):
@@ -63,7 +90,7 @@ class DiceWatcher(Worker):
         self.status = status if status is not None else Status()
         self.still_seconds, self.retry = still_seconds, retry
         self.reader: Reader = reader or (lambda frame, profile, count: vision.read(
-            frame, profile, data_dir=data_dir, expected=count))
+            frame, profile, data_dir=data_dir, expected=count, colours=True))
         self._now = threading.Event()
         self._wanted: tuple[str, int | None] = ("d6", None)  # profile and count last asked for
 
@@ -76,13 +103,14 @@ class DiceWatcher(Worker):
         self._now.set()
 
     def _look(self, frame: np.ndarray, stamp: float, detector: vision.SettledRollDetector,
-              expectation: Expectation) -> dict[str, Any] | Message | None:
+              expectation: Expectation) -> list[dict[str, Any]] | Message | None:
         """What this frame gives: a record when a new roll settled (or the button was pressed),
         else ``None``; the detector sees every frame, asked or not."""
-        template = expectation.template("dice")
-        asked = template is not None and template.blank.profile is not None
-        if asked:
-            self._wanted = (template.blank.profile, template.blank.count)
+        templates = expectation.rolled()
+        asked = bool(templates) and templates[0].blank.profile is not None
+        if asked:  # players' own colours: other dice may lie on the tray, no count to expect
+            blank = templates[0].blank
+            self._wanted = (blank.profile, blank.count if blank.colour is None else None)
         if asked and self._now.is_set():
             self._now.clear()
             return dice_record(detector.take(frame), expectation)
@@ -120,6 +148,7 @@ class DiceWatcher(Worker):
                 continue
             if record is not None:
                 self.status.resolved("dice-reader")
-                emit(record)
+                for one in [record] if isinstance(record, Message) else record:
+                    emit(one)
         if opened:
             self.camera.close()

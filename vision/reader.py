@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from . import quality
 from .classify import FaceClassifier
+from .colour import die_colour
 from .detect import Blob, find_dice
 from .features import describe
 from .imageio import as_bgr
@@ -31,6 +33,7 @@ def read(
     data_dir: Path | None = None,
     expected: int | None = None,
     nets: DiceNets | None = None,
+    colours: bool = False,
 ) -> Roll:
     """Find the dice in a BGR ``image`` and read their top faces for ``profile``.
 
@@ -39,7 +42,8 @@ def read(
     confidence is below the profile's threshold is marked uncertain; a blurred frame marks every
     die uncertain. The roll is never empty-handed silently: no dice gives the note "no dice".
     ``nets`` replaces the shipped models (the benchmark reads each real photo with the model of
-    the fold that never saw it).
+    the fold that never saw it). ``colours`` names each die's colour too (whose die it is, in
+    games where each player rolls dice of their own colour).
     """
     if isinstance(profile, str):
         profile = load_profile(profile, data_dir)
@@ -71,6 +75,8 @@ def read(
         dice = [Die(d.face, d.confidence, d.box, True) for d in dice]
     if expected is not None and len(dice) > expected:
         notes.append(TOO_MANY)
+    if colours:
+        dice = [replace(d, colour=die_colour(image, d.box)) for d in dice]
     dice.sort(key=lambda d: (d.box[1], d.box[0]))
     return Roll(profile.name, tuple(dice), tuple(notes))
 

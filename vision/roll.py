@@ -14,13 +14,16 @@ class Die:
     ``face`` is the face id of the profile (``"1"``..``"6"`` for pip dice, ``"red"``...), ``box``
     is ``(x0, y0, x1, y1)`` in pixels of the input image, ``confidence`` is in 0..1 and
     ``uncertain`` is true when the reader would not stake a roll on ``face``: the host must be
-    asked.
+    asked. ``colour`` names the colour the die shows from above when the reader was asked for it
+    (:func:`vision.colour.die_colour`: whose die it is, where each player rolls their own
+    colour), ``None`` when not asked or not clear.
     """
 
     face: str
     confidence: float
     box: Box
     uncertain: bool
+    colour: str | None = None
 
     @property
     def centre(self) -> tuple[float, float]:

@@ -46,7 +46,8 @@ LAYOUTS = {
 }
 IVORY, STONE, INK = (205, 225, 235), (110, 110, 105), (25, 25, 25)
 WHITE_BODY, BLACK_BODY = (228, 232, 234), (38, 36, 36)
-HERO_BODIES = tuple(COLOURS[c] for c in ("red", "yellow", "green", "blue"))
+HERO_COLOURS = ("red", "yellow", "green", "blue")
+HERO_BODIES = tuple(COLOURS[c] for c in HERO_COLOURS)
 
 
 @dataclass(frozen=True)
@@ -210,8 +211,11 @@ def render(
     count: int | None = None,
     faces: list[str] | None = None,
     translucent: float = 0.2,
+    bodies: list[str] | None = None,
 ) -> tuple[np.ndarray, tuple[Truth, ...]]:
-    """Render one 640x640 frame of ``count`` dice (random faces unless ``faces`` is given)."""
+    """Render one 640x640 frame of ``count`` dice (random faces unless ``faces`` is given; for
+    dice that come in several body colours, random bodies unless ``bodies`` names each die's,
+    among :data:`COLOURS`)."""
     looks = _looks(profile)
     names = sorted(looks)
     if faces is None:
@@ -220,11 +224,14 @@ def render(
     image = _tray(rng)
     side = int(rng.integers(30, 56))
     truths = []
-    for face, (cx, cy) in zip(faces, _places(rng, len(faces), side), strict=True):
+    for i, (face, (cx, cy)) in enumerate(zip(faces, _places(rng, len(faces), side),
+                                              strict=True)):
         alpha = float(rng.uniform(0.6, 0.8)) if rng.random() < translucent else 1.0
         look = looks[face]
         if look.bodies:
             body = look.bodies[int(rng.integers(len(look.bodies)))]
+            if bodies is not None:
+                body = COLOURS[bodies[i]]
             look = replace(look, top=body, side=body)
         box = _draw_die(image, look, (cx, cy), side, float(rng.uniform(0, 90)), alpha, rng)
         truths.append(Truth(face, box))

@@ -58,7 +58,8 @@ class Blank:
     ``options`` when the game knows them; ``extra`` names further single-die fields the same
     roll fills, such as a grey die), ``card`` (a card id, among ``options`` when the deck knows
     what it can give), ``choice`` (one of ``options``) or ``form`` (fields the host types on the
-    phone).
+    phone). ``colour`` is the colour of the dice of a ``dice`` blank when each player rolls dice
+    of their own colour: one photo of several players' dice then fills each one's template.
     """
 
     kind: str
@@ -67,11 +68,12 @@ class Blank:
     count: int | None = None
     options: list[Any] | None = None
     extra: tuple[str, ...] = ()
+    colour: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The blank as a JSON-ready dict (unset parts left out)."""
         data: dict[str, Any] = {"kind": self.kind}
-        for name in ("field", "profile", "count", "options"):
+        for name in ("field", "profile", "count", "options", "colour"):
             value = getattr(self, name)
             if value is not None:
                 data[name] = copy.deepcopy(value)
@@ -135,6 +137,12 @@ class Expectation:
         """The first template whose blank is of kind ``blank`` (``dice``, ``card``...)."""
         return next((t for t in self.templates if t.blank is not None and t.blank.kind == blank),
                     None)
+
+    def rolled(self) -> list[Template]:
+        """The dice templates one roll fills: the first, or every one when they name their
+        dice's colours (each player rolls their own, and one throw fills each one's)."""
+        found = [t for t in self.templates if t.blank is not None and t.blank.kind == "dice"]
+        return found if found and found[0].blank.colour is not None else found[:1]
 
     def to_json(self) -> dict[str, Any]:
         """The expectation as a JSON-ready dict."""

@@ -171,12 +171,14 @@ class FakeKeyboard:
 
 
 def dice_video(path, faces, profile="last-bastion/combat", moving=4, still=12, fps=10.0,
-               seed=7):
+               seed=7, colours=None):
     """A video of a roll: ``moving`` frames of dice still tumbling, then ``still`` frames of the
-    settled ``faces``. Returns the path."""
+    settled ``faces`` (of ``colours``, one per die, for dice made in several). Returns the
+    path."""
     rng = np.random.default_rng(seed)
     frames = [render(profile, rng, count=len(faces))[0] for _ in range(moving)]
-    frames += [render(profile, np.random.default_rng(seed), faces=list(faces))[0]] * still
+    frames += [render(profile, np.random.default_rng(seed), faces=list(faces),
+                      bodies=colours)[0]] * still
     height, width = frames[0].shape[:2]
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, (width, height))
     for frame in frames:
@@ -185,7 +187,9 @@ def dice_video(path, faces, profile="last-bastion/combat", moving=4, still=12, f
     return path
 
 
-def labelled_roll(profile, faces):
-    """A certain roll of ``faces`` side by side: what a reader that knows the dice returns."""
-    return Roll(profile, tuple(Die(face, 0.99, (40 * i, 0, 40 * i + 30, 30), False)
-                               for i, face in enumerate(faces)))
+def labelled_roll(profile, faces, colours=None):
+    """A certain roll of ``faces`` side by side (of ``colours``, one per die, when given): what
+    a reader that knows the dice returns."""
+    dice = zip(faces, colours or [None] * len(faces), strict=True)
+    return Roll(profile, tuple(Die(face, 0.99, (40 * i, 0, 40 * i + 30, 30), False, colour)
+                               for i, (face, colour) in enumerate(dice)))

@@ -15,7 +15,8 @@ from hwfakes import dice_video, labelled_roll
 import hardware.build
 from companion import config as settings
 from companion.engine import Blank, Expectation, Message, Template
-from companion.speech import Announcer
+from companion.i18n import catalog, render
+from companion.speech import Announcer, load_catalogs
 from hardware import MESSAGES_DIR, doctor
 from hardware.cameras import (
     CameraError,
@@ -244,3 +245,54 @@ def test_an_opencv_that_cannot_load_is_a_camera_error(monkeypatch):
     monkeypatch.setitem(sys.modules, "cv2", None)  # import cv2 fails
     with pytest.raises(CameraLibraryError, match="camera 0 cannot be opened.*install.sh"):
         OpenCVCamera(0).open()
+
+
+def heroes_expected(**counts: int) -> Expectation:
+    """A game waiting for each hero's dice, each hero's of their own colour (Attack on Titan)."""
+    return Expectation("dice", ("roll",), profile="aot/hero", templates=tuple(
+        Template("roll", {"hero": hero}, Blank("dice", "faces", "aot/hero", count, colour=colour))
+        for hero, (colour, count) in (("eren", ("red", counts.get("red", 5))),
+                                      ("mikasa", ("blue", counts.get("blue", 5))))))
+
+
+def coloured(*dice: tuple[str, str | None], unsure: bool = False) -> Roll:
+    """A roll of (face, colour) dice."""
+    return Roll("aot/hero", tuple(Die(face, 0.3 if unsure else 0.99, (0, 0, 9, 9), unsure, colour)
+                                  for face, colour in dice))
+
+
+def test_one_throw_of_two_players_dice_is_one_event_for_each():
+    """«Les joueurs Héros lancent une première fois tous leurs dés, simultanément»
+    (rules/attack-on-titan-last-stand.fr.txt, 2. Les Héros lancent leurs dés): one photo of
+    both heroes' dice fills each hero's roll by the colour of their dice."""
+    roll = coloured(*[("combat", "red")] * 2, *[("move", "blue")] * 5, *[("titan", "red")] * 3)
+    assert dice_record(roll, heroes_expected()) == [
+        {"type": "roll", "hero": "eren", "faces": ["combat", "combat", "titan", "titan", "titan"],
+         "source": "camera"},
+        {"type": "roll", "hero": "mikasa", "faces": ["move"] * 5, "source": "camera"}]
+
+
+def test_dice_of_a_colour_nobody_waits_for_are_someone_elses_and_left_out():
+    roll = coloured(*[("move", "blue")] * 5, *[("cannon", "green")] * 5)
+    assert dice_record(roll, heroes_expected()) == [
+        {"type": "roll", "hero": "mikasa", "faces": ["move"] * 5, "source": "camera"}]
+
+
+def test_a_die_whose_colour_or_count_is_in_doubt_asks_the_host_and_fills_nothing():
+    five_blue = [("move", "blue")] * 5
+    assert dice_record(coloured(*five_blue, ("combat", None)), heroes_expected()) == Message(
+        "camera.unsure", {"faces": ["combat", *["move"] * 5]})
+    assert dice_record(coloured(*five_blue, ("combat", "red")), heroes_expected()) == Message(
+        "camera.colour_count", {"colour": "red", "seen": 1, "count": 5})
+    assert dice_record(coloured(("move", "blue"), unsure=True), heroes_expected(blue=1)) == \
+        Message("camera.unsure", {"faces": ["move"]})
+    assert dice_record(coloured(("move", "green")), heroes_expected()) == Message(
+        "camera.no_colour", {"colours": ["red", "blue"]})
+
+
+def test_a_colour_count_warning_reads_well_in_both_languages():
+    message = Message("camera.colour_count", {"colour": "red", "seen": 1, "count": 5})
+    texts = {lang: render(message, texts={**catalog(lang), **load_catalogs([MESSAGES_DIR], lang)})
+             for lang in ("en", "fr")}
+    assert texts["en"].startswith("The red dice: 1 seen, 5 expected")
+    assert texts["fr"].startswith("Dés de couleur rouge : 1 vu, 5 attendus")

@@ -22,7 +22,7 @@ from hardware import MESSAGES_DIR, build
 FACES = ["red", "red", "white"]
 
 
-def labelled_reader(frame, profile, data_dir=None, expected=None):
+def labelled_reader(frame, profile, data_dir=None, expected=None, colours=False):
     return labelled_roll(profile, FACES)
 
 

@@ -23,6 +23,7 @@ from hwfakes import FakeKeyboard, labelled_roll
 from companion import config as settings
 from hardware import build
 from hardware.dice import DiceWatcher
+from vision import Roll
 from vision.synth import render
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,20 +50,20 @@ class Tray:
         self.settled: list[tuple[np.ndarray, list[str]]] = []
         self.lock = threading.Lock()
 
-    def roll(self, faces: list[str]) -> None:
-        """Throw dice that land on ``faces``."""
-        still = render(self.profile, self.rng, faces=list(faces))[0]
+    def roll(self, faces: list[str], colours: list[str] | None = None) -> None:
+        """Throw dice that land on ``faces`` (of ``colours``, one per die, when given)."""
+        still = render(self.profile, self.rng, faces=list(faces), bodies=colours)[0]
         moving = [render(self.profile, self.rng, count=len(faces))[0] for _ in range(6)]
         with self.lock:
-            self.settled.append((still, list(faces)))
+            self.settled.append((still, labelled_roll(self.profile, faces, colours)))
             self.tumbling = moving
             self.frame = still
 
-    def faces(self, frame: np.ndarray) -> list[str]:
+    def reading(self, frame: np.ndarray) -> Roll:
         """What a reader that knows the dice reads on ``frame``."""
         with self.lock:
-            return next((faces for still, faces in self.settled if np.array_equal(still, frame)),
-                        [])
+            return next((roll for still, roll in self.settled if np.array_equal(still, frame)),
+                        Roll(self.profile))
 
     def open(self) -> None:
         """Nothing to open."""
@@ -91,9 +92,9 @@ class Box:
         self.game = game
         self.factory = MockFactory()
         self.table = build.start(self.session, config, None, pin_factory=self.factory)
-        reader = lambda frame, profile, count: labelled_roll(profile, tray.faces(frame))  # noqa: E731
         self.table.add(DiceWatcher(tray, self.session.expects, self.table.status,
-                                   still_seconds=0.2, reader=reader))
+                                   still_seconds=0.2,
+                                   reader=lambda frame, profile, count: tray.reading(frame)))
         self.tags: dict[str, str] = {}
 
     def swipe(self, card: str) -> None:
@@ -163,15 +164,17 @@ def test_a_runemasters_turn(box):
 @pytest.mark.parametrize("box", [("aot-last-stand", "aot/hero")], indirect=True)
 def test_an_attack_on_titan_roll_from_the_camera_is_the_heroes_roll(box):
     box.phone({"type": "commit", "up": "pietinement", "down": "frenesie"})  # the Titan's choice
+    heroes = box.session.state["heroes"]
+    colours = {hero: heroes[hero]["colour"] for hero in ("eren", "mikasa", "armin")}
     first = ["combat", "combat", "move", "cannon", "dodge"]
-    box.tray.roll(first)
+    box.tray.roll(first, [colours["mikasa"]] * 5)     # Mikasa throws first: her colour says so
     box.wait_for(1, "roll", "camera")
     second = ["tactic", "tactic", "combat", "cannon", "titan"]
-    box.tray.roll(second)
-    box.wait_for(2, "roll", "camera")
+    box.tray.roll(first + second, [colours["mikasa"]] * 5 + [colours["eren"]] * 5)
+    box.wait_for(2, "roll", "camera")   # Mikasa's dice still lie there: only Eren's are new
     rolls = [e.event.fields for e in box.session.journal_entries() if e.event.type == "roll"]
     assert [(r["hero"], sorted(r["faces"])) for r in rolls] == [
-        ("eren", sorted(first)), ("mikasa", sorted(second))]
+        ("mikasa", sorted(first)), ("eren", sorted(second))]
     assert "dice" not in [t for t, _ in hwtools.journal_types(box.session)]
 
 

@@ -29,12 +29,14 @@ from webtools import GAME_SETUPS  # noqa: E402
 
 def step(page, selector: str) -> None:
     """The control is in the first screen and the page does not scroll sideways; tap it and
-    wait for the table to take what it sent."""
+    wait until the page shows all that it made the table do (one roll of Attack on Titan's
+    heroes is one event per hero)."""
     no_sideways_scroll(page)
     in_first_screen(page, selector)
     before = page.evaluate("app.version")
     page.locator(selector).first.click()
-    at_version(page, before + 1)
+    at_version(page, page.evaluate("app.busy.then((data) => data ? data.version : -1)"))
+    assert page.evaluate("app.version") > before, selector
 
 
 def test_a_runemasters_turn_fits_the_first_screen(browser, server, size):  # noqa: F811

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import signal
 import subprocess
@@ -66,6 +67,27 @@ def test_draw_invents_a_card_when_none_is_known(session):
             if session.expects().kind == "action":
                 session.submit({"type": "end_turn"})
     assert len(set(ids)) == 3
+
+
+def test_one_simulated_roll_is_every_heros_throw_in_attack_on_titan(tmp_path):
+    """«Les joueurs Héros lancent une première fois tous leurs dés, simultanément»
+    (attack-on-titan-last-stand.fr.txt, 2. Les Héros lancent leurs dés): the simulated Roll,
+    like the camera over the tray, fills each hero's roll, each hero's dice of their colour."""
+    demo = [json.loads(line) for line in (ROOT / "examples" / "aot-last-stand-demo.jsonl")
+            .read_text(encoding="utf-8").splitlines() if line.startswith("{")]
+    session = Session(tmp_path / "data")
+    for event in demo[:3]:
+        session.submit(event)
+    session.submit({"type": "commit", "up": "frenesie", "down": "basic-3"})
+    colours = [t.blank.colour for t in session.expects().rolled()]
+    assert colours == [h["colour"] for h in session.state["heroes"].values()]
+    assert len(set(colours)) == 3
+    Simulator(session, 3).roll()
+    rolls = [e.event for e in session.journal_entries() if e.event.type == "roll"]
+    assert [(r.fields["hero"], len(r.fields["faces"]), r.source) for r in rolls] == [
+        ("eren", 5, "simulator"), ("mikasa", 5, "simulator"), ("armin", 5, "simulator")]
+    assert all(h["rolled"] for h in session.state["heroes"].values())
+    session.close()
 
 
 def test_simulator_refuses_what_is_not_awaited(session):

@@ -218,17 +218,18 @@ def _expects(state: State, titan: bool) -> Expectation:
     if step == 2:
         waiting = {h: DATA["dice_per_hero"] - hero["lost"]
                    for h, hero in state["heroes"].items() if not hero["rolled"]}
-        return _dice(events, "roll", waiting, Message("expect.roll", {"heroes": list(waiting)}))
+        return _dice(state, events, "roll", waiting,
+                     Message("expect.roll", {"heroes": list(waiting)}))
     if step == 3:
         params = {"dice": len(state["titan"]["pool"]), "zone": board.zone(state)}
         if titan:
             return Expectation("action", events, Message("expect.titan", params),
                                templates=_forms(events))
-        return _dice(events, "reroll", _given_back(state),
+        return _dice(state, events, "reroll", _given_back(state),
                      Message("expect.titan_given_back", params))
     if step == 4:
         back = {h: hero["returned"] for h, hero in state["heroes"].items() if hero["returned"]}
-        return _dice(events, "reroll", back, Message("expect.reroll", {
+        return _dice(state, events, "reroll", back, Message("expect.reroll", {
             "count": sum(back.values())}))
     if step == 5:
         entry = steps.current(state)
@@ -258,12 +259,15 @@ def _given_back(state: State) -> dict[str, int]:
     return dict(Counter(state["titan"]["pool"] + state["titan"]["spent"]))
 
 
-def _dice(events: tuple[str, ...], kind: str, counts: dict[str, int],
+def _dice(state: State, events: tuple[str, ...], kind: str, counts: dict[str, int],
           message: Message) -> Expectation:
     """A step that waits for dice: a ``kind`` template per hero of ``counts`` (with their count
-    of dice), and the forms of its other events; the count asked is the first hero's. With
-    nobody left to roll (step 2 once every hero has rolled) it waits for an action."""
-    dice = tuple(Template(kind, {"hero": h}, Blank("dice", "faces", PROFILE, n, list(FACES)))
+    of dice and the colour of the hero's dice, so that one photo of the heroes' dice thrown
+    together fills each one's: «lancent une première fois tous leurs dés, simultanément»), and
+    the forms of its other events; the count asked is the first hero's. With nobody left to
+    roll (step 2 once every hero has rolled) it waits for an action."""
+    dice = tuple(Template(kind, {"hero": h}, Blank("dice", "faces", PROFILE, n, list(FACES),
+                                                   colour=state["heroes"][h]["colour"]))
                  for h, n in counts.items())
     return Expectation("dice" if counts else "action", events, message, profile=PROFILE,
                        count=next(iter(counts.values()), None),

@@ -28,9 +28,10 @@ each die that hits the monster in contact (one tap each), End the turn.
 Last Heroes (the demo, examples/last-heroes-demo.jsonl; chargers loaded with the set-up): the
 card played (its id typed, "as" and the ammo slot as chips), a monster killed, End the turn.
 Attack on Titan (the demo's three heroes and the Titan's commits): a round, the game's turn:
-the two Action cards (ids typed; from round 2 they also end step 6), each hero's roll, the end
-of step 2 (the Titan uses no ability), the given-back dice rerolled (the first says the Titan
-gave them back), each Action card the heroes could counter resolved with nothing paid (one they
+the two Action cards (ids typed; from round 2 they also end step 6), the heroes' dice thrown
+together (one Roll: the camera tells each hero's dice by their colour), the end of step 2 (the
+Titan uses no ability), the given-back dice rerolled together (which says the Titan gave them
+back), each Action card the heroes could counter resolved with nothing paid (one they
 cannot applies by itself), until the heroes' step 6.
 
     .venv/bin/python benchmarks/taps.py [GAME ...]
@@ -340,7 +341,7 @@ def last_heroes(phone: Phone, record: Callable[[str, tuple], None]) -> None:
 
 def attack_on_titan(phone: Phone, record: Callable[[str, tuple], None]) -> None:
     """Rounds played from the page, as the demo's Titan commits its cards (the two Action cards
-    typed by id; the next round's end the heroes' step 6): each hero's five dice (Roll, standing
+    typed by id; the next round's end the heroes' step 6): the heroes' dice (Roll, standing
     for the camera), the heroes satisfied, the given-back dice rerolled, each Action card the
     heroes could counter resolved with nothing paid, until step 6. A round is the game's turn
     («Déroulement de la partie»)."""

@@ -43,14 +43,13 @@ class Simulator:
             raise RuleError("event.not_expected", event=event, expected=list(expects.events))
         return template
 
-    def roll(self) -> tuple[Event, Step]:
+    def roll(self) -> list[tuple[Event, Step]]:
         """Roll the dice the table waits for (every player's at once where each rolls dice of
-        their own colour, as the camera reads them); return the last event submitted and its
+        their own colour, as the camera reads them); return each event submitted and its
         step."""
         with self._lock:
             self._template("dice", "dice")  # refused when no dice are awaited
-            submitted = [self._submit(self._rolled(t)) for t in self.session.expects().rolled()]
-            return submitted[-1]
+            return [self._submit(self._rolled(t)) for t in self.session.expects().rolled()]
 
     def _rolled(self, template: Template) -> dict[str, Any]:
         blank = template.blank
@@ -122,16 +121,19 @@ class KeyboardTable:
         action = KEYS.get(key.lower())
         try:
             if action == "undo":
-                step = self.simulator.session.submit(Event("undo", {}), source="keyboard")
-            elif action:
-                _, step = getattr(self.simulator, action)()
+                steps = [self.simulator.session.submit(Event("undo", {}), source="keyboard")]
+            elif action == "roll":
+                steps = [step for _, step in self.simulator.roll()]
+            elif action == "draw":
+                steps = [self.simulator.draw()[1]]
             else:
                 return
         except RuleError as error:
             self.say(error)
             return
-        for message in step.announcements:
-            self.say(message)
+        for step in steps:
+            for message in step.announcements:
+                self.say(message)
 
     def start(self) -> bool:
         """Read single keys on a daemon thread if the terminal is interactive (it is put in

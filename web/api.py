@@ -39,14 +39,22 @@ def state() -> Response:
 
 
 def _accepted(step: Step, event: Event | None = None) -> Response:
+    return _accepted_all([(event, step)])
+
+
+def _accepted_all(done: list[tuple[Event | None, Step]]) -> Response:
+    """What the table took: the version, what each step said, the last step's label and, for
+    the simulated table, the events it sent (``event``: the first)."""
     session = current().session
-    catalogs = all_texts(session.game, step.state)
+    catalogs = all_texts(session.game, done[-1][1].state)
+    label = done[-1][1].label
     body: dict[str, Any] = {
         "version": session.version,
-        "said": [say(m, catalogs) for m in step.announcements],
-        "label": say(step.label, catalogs) if step.label else None}
-    if event is not None:
-        body["event"] = event.to_json()
+        "said": [say(m, catalogs) for _, step in done for m in step.announcements],
+        "label": say(label, catalogs) if label else None}
+    events = [event.to_json() for event, _ in done if event is not None]
+    if events:
+        body["event"], body["events"] = events[0], events
     return jsonify(body)
 
 
@@ -117,11 +125,11 @@ def known() -> Response:
 
 @bp.post("/api/simulate/<action>")
 def simulate(action: str) -> Response:
-    """The simulated table's buttons: ``roll`` the awaited dice or ``draw`` the awaited card."""
+    """The simulated table's buttons: ``roll`` the awaited dice (every player's, where each
+    rolls their own colour: ``events`` lists one per player) or ``draw`` the awaited card."""
     require_host()
     simulator = current().simulator
     if simulator is None or action not in ("roll", "draw"):
         raise ApiError(404, "simulate.off", action=action)
     read_json(())
-    event, step = getattr(simulator, action)()
-    return _accepted(step, event)
+    return _accepted_all(simulator.roll() if action == "roll" else [simulator.draw()])

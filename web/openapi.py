@@ -50,7 +50,8 @@ SESSIONS = {"type": "object", "properties": {"sessions": {"type": "array", "item
         "agent": {"type": "string"}, "current": {"type": "boolean"}}}}}}
 ACCEPTED = {"type": "object", "properties": {
     "version": {"type": "integer"}, "said": {"type": "array", "items": {"type": "object"}},
-    "label": {"type": ["object", "null"]}, "event": {"type": "object"}}}
+    "label": {"type": ["object", "null"]}, "event": {"type": "object"},
+    "events": {"type": "array", "items": {"type": "object"}}}}
 
 DOCUMENT: dict[str, Any] = {
     "openapi": "3.1.0",
@@ -163,7 +164,8 @@ DOCUMENT: dict[str, Any] = {
             "responses": {"200": _json(ACCEPTED, "accepted"),
                           **_errors(400, 403, 409, 413, 415, 422)}}},
         "/api/simulate/{action}": {"post": {
-            "summary": "Simulated table: roll the awaited dice or draw the awaited card",
+            "summary": "Simulated table: roll the awaited dice (every player's, when each rolls "
+                       "their own colour) or draw the awaited card",
             "security": HOST,
             "parameters": [{"name": "action", "in": "path", "required": True,
                             "schema": {"enum": ["roll", "draw"]}}],

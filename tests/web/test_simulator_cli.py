@@ -44,7 +44,7 @@ def play_simulated(data_dir: Path, seed: int) -> list[dict]:
     settle(session)
     session.submit({"type": "move", "hero": "kazgin", "to": [0, 0]})
     session.submit({"type": "activate", "tile": "market"})
-    events.append(table.roll()[0].to_json())
+    events.append(table.roll()[0][0].to_json())
     session.close()
     return events
 
@@ -82,8 +82,9 @@ def test_one_simulated_roll_is_every_heros_throw_in_attack_on_titan(tmp_path):
     colours = [t.blank.colour for t in session.expects().rolled()]
     assert colours == [h["colour"] for h in session.state["heroes"].values()]
     assert len(set(colours)) == 3
-    Simulator(session, 3).roll()
+    done = Simulator(session, 3).roll()
     rolls = [e.event for e in session.journal_entries() if e.event.type == "roll"]
+    assert [event.fields for event, _ in done] == [event.fields for event in rolls]
     assert [(r.fields["hero"], len(r.fields["faces"]), r.source) for r in rolls] == [
         ("eren", 5, "simulator"), ("mikasa", 5, "simulator"), ("armin", 5, "simulator")]
     assert all(h["rolled"] for h in session.state["heroes"].values())

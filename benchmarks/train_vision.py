@@ -83,6 +83,8 @@ DIE_RANGE = (5.0, 48.0)  # detector training: the frame's median die side in inp
 SCALE_RANGE = (0.35, 2.5)  # detector training, frames without dice: scale from DET_INPUT
 DET_WIDTHS = (8, 16, 48)  # detector channels (the previous round's model: 8, 16, 32)
 CLS_WIDTHS = (24, 48, 64, 64)  # classifier channels at 40, 20, 10 and 5 pixels
+PART_SHARE = 0.08  # classifier cut-outs of part of a die's face (no die: see classifier_sample)
+PART_SIZE = 0.35  # their side, as a share of the die's (a pip and its surroundings)
 HARD_FROM = 0.5  # share of the detector's steps after which frames it errs on weigh more
 PER_SET = 600  # training entries per real set (see load_real)
 HELD_OUT = 0  # the fold of every real set the shipped model never sees (its figures)
@@ -366,8 +368,9 @@ def _targets(boxes: np.ndarray, grid: int) -> np.ndarray:
 
 def classifier_sample(frame, rng: np.random.Generator) -> tuple[np.ndarray, int]:
     """A cut-out of one die (label its face; half of the time around the detector's box for it),
-    of a place the detector took for a die but is not one, or of a random place with no die
-    centre (both ``none``)."""
+    of a place the detector took for a die but is not one, of a part of a die's face at the size
+    of a pip (a pip of a large white die is no die of face 1), or of a random place with no die
+    centre (all three ``none``)."""
     _, image, everything, mistakes, seen = frame
     dice = [(face, box) for face, box in everything if face != UNCLEAR]
     sides = [max(b[2] - b[0], b[3] - b[1]) for _, b in everything]
@@ -377,6 +380,13 @@ def classifier_sample(frame, rng: np.random.Generator) -> tuple[np.ndarray, int]
         f = mistakes[int(rng.integers(len(mistakes)))]
         side = f.side * CROP_SCALE * rng.uniform(0.88, 1.12)
         return augment(crop(image, f.centre, side, angle), rng), CLASSES.index(NOT_A_DIE)
+    if dice and rng.random() < PART_SHARE:
+        _, (x0, y0, x1, y1) = dice[int(rng.integers(len(dice)))]
+        side = max(x1 - x0, y1 - y0)
+        centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2]) + rng.uniform(-0.3, 0.3, 2) * side
+        cut = crop(image, tuple(centre), side * PART_SIZE * rng.uniform(0.8, 1.2) * CROP_SCALE,
+                   angle)
+        return augment(cut, rng), CLASSES.index(NOT_A_DIE)
     if seen and rng.random() < 0.4:
         face, f = seen[int(rng.integers(len(seen)))]
         centre = np.array(f.centre) + rng.normal(0, 0.03 * f.side, 2)

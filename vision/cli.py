@@ -62,6 +62,9 @@ def add_dice_parser(subparsers: argparse._SubParsersAction,
         "--json", action="store_true", help="print one JSON object per image, one per line"
     )
     p.add_argument("--expected", type=int, default=None, help="how many dice were rolled")
+    p.add_argument("--colours", action="store_true",
+                   help="name each die's colour too (whose die it is, where each player rolls "
+                        "their own colour)")
     common(p)
     p.set_defaults(func=cmd_read)
 
@@ -107,10 +110,14 @@ def _fail(args: argparse.Namespace, error: VisionError) -> int:
 
 
 def format_roll(roll: Roll, lang: str = "en") -> str:
-    """Human-readable lines: one per die, then the notes, in ``lang``."""
+    """Human-readable lines: one per die (with its colour when it was asked for), then the
+    notes, in ``lang``."""
     uncertain = "  " + say("cli.uncertain", lang)
+    asked = any(d.colour for d in roll.dice)
     lines = [
         f"  {d.face:<14} {d.confidence:5.2f}  [{', '.join(map(str, d.box))}]"
+        + (f"  {say(f'colour.{d.colour}' if d.colour else 'cli.colour_unsure', lang)}"
+           if asked else "")
         + (uncertain if d.uncertain else "")
         for d in roll.dice
     ]
@@ -130,7 +137,7 @@ def cmd_read(args: argparse.Namespace) -> int:
     for name in args.images:
         start = time.perf_counter()
         try:
-            roll = read(load_image(name), profile, expected=args.expected)
+            roll = read(load_image(name), profile, expected=args.expected, colours=args.colours)
         except VisionError as exc:
             status = _fail_image(args, name, exc)
             continue

@@ -6,6 +6,9 @@ doubtful colour must come out as ``None`` (the host is asked), never as a guess.
 
 from __future__ import annotations
 
+import json
+
+import cv2
 import numpy as np
 from dice_fixtures import render_frame
 from hypothesis import given, settings
@@ -71,3 +74,22 @@ def test_any_box_gets_a_colour_or_none(x0, y0, x1, y1, shape):
     """Boxes past the frame, reversed, empty or tiny: a name or ``None``, never an error."""
     frame = np.random.default_rng(x0 & 0xFF).integers(0, 256, (*shape, 3), dtype=np.uint8)
     assert die_colour(frame, (x0, y0, x1, y1)) in (*COLOURS, None)
+
+
+def test_the_command_line_names_each_dies_colour_in_the_users_language(tmp_path, capsys):
+    from test_cli_teach import run
+
+    image, truths = render_frame("aot/hero", 2, count=4, bodies=["red", "blue", "green", "yellow"],
+                                 translucent=0)
+    cv2.imwrite(str(tmp_path / "heroes.png"), image)
+    assert run(["dice", "read", str(tmp_path / "heroes.png"), "--profile", "aot/hero",
+                "--colours", "--json"]) == 0
+    dice = json.loads(capsys.readouterr().out)["dice"]
+    bodies = ["red", "blue", "green", "yellow"]
+    assert sorted(d["colour"] for d in dice) == sorted(bodies)
+    assert all(d["colour"] == bodies[_nearest(truths, ((d["box"][0] + d["box"][2]) / 2,
+                                                       (d["box"][1] + d["box"][3]) / 2))]
+               for d in dice)
+    run(["dice", "read", str(tmp_path / "heroes.png"), "--profile", "aot/hero", "--colours",
+         "--lang", "fr"])
+    assert {"rouge", "bleu", "vert", "jaune"} <= set(capsys.readouterr().out.split())

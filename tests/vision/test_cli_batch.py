@@ -60,4 +60,16 @@ def test_a_reader_failure_is_named_in_french_and_the_batch_goes_on(batch, capsys
     out, err = capsys.readouterr()
     assert code == 2
     assert "lecture impossible (RuntimeError: boom)" in err and str(batch["portrait"]) in err
-    assert f"{batch['good']} : 3 dé(s)" in out
+    assert f"{batch['good']} : 3 dés" in out
+
+
+def test_counts_take_the_plural_rules_of_the_language():
+    """No "dé(s)": the form the language's plural rules give (French counts 0 and 1 as one)."""
+    from vision.say import say
+
+    assert say("cli.read", "fr", image="a.jpg", count=0, ms=3) == "a.jpg : 0 dé en 3 ms"
+    assert say("cli.read", "fr", image="a.jpg", count=2, ms=3) == "a.jpg : 2 dés en 3 ms"
+    assert say("cli.read", "en", image="a.jpg", count=1, ms=3) == "a.jpg: 1 die in 3 ms"
+    assert say("cli.read", "en", image="a.jpg", count=0, ms=3) == "a.jpg: 0 dice in 3 ms"
+    assert say("cli.faces_removed", "fr", profile="p", count=2, face="rouge") == \
+        "p : 2 exemples de rouge oubliés"

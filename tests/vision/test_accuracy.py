@@ -8,6 +8,7 @@ model reads the fold of every set it was held out from.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 
 import dice_fixtures  # noqa: F401  (first: puts the repository before tests/ on sys.path)
@@ -21,18 +22,19 @@ from vision.synth import SYNTH_PROFILES, render_set
 # Per set, over every photo of the shipped model's held-out fold 0 (byler 40 photos, aws 70,
 # roboflow 89, webcam 85): at least ``dice`` labelled dice read, the least precision, recall and
 # face accuracy, the most wrong faces read as certain and the largest share of found dice the
-# host is asked about. Measured (issue 16, all-sets model): byler .997 / .968 / .918, 0, 20.6 %;
-# aws .967 / .863 / .796, 4, 25.2 %; roboflow .904 / .827 / .660, 3, 57.0 %; webcam .961 / .925
-# / .895, 3, 16.0 % (docs/vision.md, "Figures").
+# host is asked about. Measured (issue 16, all-sets model with the classifier that learned a
+# pip is no die): byler .997 / .968 / .912, 0, 22.1 %; aws .981 / .851 / .779, 3, 24.0 %;
+# roboflow .920 / .810 / .654, 3, 54.3 %; webcam .957 / .925 / .898, 0, 15.6 %
+# (docs/vision.md, "Figures").
 REAL_FLOORS = {
-    "byler": {"dice": 330, "precision": 0.99, "recall": 0.955, "face": 0.905,
-              "certain_wrong": 1, "asked": 0.23},
-    "aws": {"dice": 460, "precision": 0.95, "recall": 0.84, "face": 0.775,
-            "certain_wrong": 6, "asked": 0.28},
-    "roboflow": {"dice": 340, "precision": 0.885, "recall": 0.805, "face": 0.635,
-                 "certain_wrong": 5, "asked": 0.6},
-    "webcam": {"dice": 255, "precision": 0.945, "recall": 0.905, "face": 0.875,
-               "certain_wrong": 5, "asked": 0.19},
+    "byler": {"dice": 330, "precision": 0.99, "recall": 0.955, "face": 0.9,
+              "certain_wrong": 1, "asked": 0.24},
+    "aws": {"dice": 460, "precision": 0.965, "recall": 0.83, "face": 0.765,
+            "certain_wrong": 5, "asked": 0.27},
+    "roboflow": {"dice": 340, "precision": 0.9, "recall": 0.79, "face": 0.635,
+                 "certain_wrong": 5, "asked": 0.58},
+    "webcam": {"dice": 255, "precision": 0.94, "recall": 0.905, "face": 0.88,
+               "certain_wrong": 2, "asked": 0.18},
 }
 # Per profile, 40 renders (seed 77): the least face accuracy and precision, the most wrong faces
 # read as certain and the largest share asked. Measured with the all-sets model (issue 16) and
@@ -86,6 +88,30 @@ def test_synthetic_profiles_meet_floors(name):
     assert score.precision >= floor["precision"]
     assert score.certain_wrong <= floor["certain_wrong"]
     assert score.uncertain_share <= floor["asked"]
+
+
+def test_a_pip_of_a_large_white_die_is_seldom_read_as_a_die():
+    """Issue 16's webcam photos with their dice at twice the size: each wrong face read as
+    certain was one pip of a white die on the pale desk, taken for a die of face 1 while the die
+    itself went unfound (24 on fold 0 with the classifier shipped before; 12 since it learned
+    cut-outs of part of a die's face as no die, docs/vision.md)."""
+    import cv2
+
+    profile, score = load_profile("d6"), Score()
+    for stem, image, truths in set_frames("webcam"):
+        usable, nets = unseen_by("webcam", stem)
+        if not usable:
+            continue
+        h, w = image.shape[:2]
+        big = cv2.resize(image, None, fx=2, fy=2, interpolation=cv2.INTER_LINEAR)
+        kept = tuple(replace(t, box=tuple(2 * v - o for v, o in zip(t.box, (w // 2, h // 2) * 2,
+                                                                        strict=True)))
+                     for t in truths)
+        kept = tuple(t for t in kept if 0 <= (t.box[0] + t.box[2]) / 2 < w
+                     and 0 <= (t.box[1] + t.box[3]) / 2 < h)
+        score.add(read(big[h // 2:h // 2 + h, w // 2:w // 2 + w], profile, nets=nets), kept)
+    assert score.labelled >= 190
+    assert score.certain_wrong <= 14
 
 
 def test_a_die_read_through_a_neighbours_box_is_doubted():

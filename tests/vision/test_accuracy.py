@@ -37,11 +37,11 @@ REAL_FLOORS = {
                "certain_wrong": 2, "asked": 0.18},
 }
 # Per profile, 40 renders (seed 77): the least face accuracy and precision, the most wrong faces
-# read as certain and the largest share asked. Measured with the all-sets model (issue 16) and
-# the profile defaults rebuilt with its detector: combat .979 / 1.000, 0, 0.5 %; corruption
-# .963 / 1.000, 3, 5.4 %; rune .995 / .984, 0, 5.3 %; hero 1.000 / .995, 0, 3.8 %. The hero
-# dice are drawn as the real ones look: thin white icons on red, yellow, green or blue bodies
-# (the body says nothing of the face).
+# read as certain and the largest share asked. Measured with the all-sets model (issue 16, its
+# classifier that learned a pip is no die) and the profile defaults rebuilt with its detector:
+# combat .979 / 1.000, 0, 0.5 %; corruption .963 / 1.000, 3, 5.4 %; rune .995 / .984, 0, 5.3 %;
+# hero 1.000 / 1.000, 0, 3.3 %. The hero dice are drawn as the real ones look: thin white icons
+# on red, yellow, green or blue bodies (the body says nothing of the face).
 SYNTH_FLOORS = {
     "last-bastion/combat": {"face": 0.97, "precision": 0.98, "certain_wrong": 0, "asked": 0.05},
     "last-bastion/corruption": {"face": 0.94, "precision": 0.98, "certain_wrong": 3,

@@ -597,6 +597,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--keep-detector", action="store_true", help="retrain only the classifier of each part"
     )
+    parser.add_argument("--recipe", help="name the recipe in the model files (the benchmark "
+                        "reads the other folds with fold models of the same name)")
     args = parser.parse_args(argv)
     try:
         weights = {name: float(w) for name, w in (item.split("=") for item in args.weight)}
@@ -626,6 +628,8 @@ def main(argv: list[str] | None = None) -> int:
         model = train_pair(seen, synthetic, (args.steps, args.classifier_steps), 10 * k, kept,
                            path.with_suffix(".detector.json"), tuple(args.classifier_widths))
         model.update(sets=sorted(args.sets), held_out=k)
+        if args.recipe:
+            model["recipe"] = args.recipe
         path.write_text(json.dumps(model) + "\n")
     return 0
 

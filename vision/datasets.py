@@ -106,9 +106,11 @@ def held_out(fold: int) -> DiceNets:
     return DiceNets.from_dict(_fold_model(fold))
 
 
-def fold_sets(fold: int) -> set[str]:
-    """The real sets the held-out model of ``fold`` was trained on (byler when unsaid)."""
-    return set(_fold_model(fold).get("sets", ["byler"]))
+def _fold_recipe(fold: int) -> tuple[frozenset[str], str | None]:
+    """The real sets the held-out model of ``fold`` was trained on (byler when unsaid), and the
+    name of its recipe."""
+    data = _fold_model(fold)
+    return frozenset(data.get("sets", ["byler"])), data.get("recipe")
 
 
 @cache
@@ -123,11 +125,11 @@ def candidate(model: Path) -> DiceNets:
     return DiceNets.from_dict(_model_file(model))
 
 
-def _recipe(model: Path | None = None) -> tuple[frozenset[str], int | None]:
-    """The real sets a model (default: the shipped one) was trained on, and the fold of each it
-    never saw."""
+def _recipe(model: Path | None = None) -> tuple[frozenset[str], int | None, str | None]:
+    """The real sets a model (default: the shipped one) was trained on, the fold of each it
+    never saw, and the name of its recipe (``recipe`` in its file, None when unnamed)."""
     data = _model_file(model)
-    return frozenset(data.get("sets", ["byler"])), data.get("held_out")
+    return frozenset(data.get("sets", ["byler"])), data.get("held_out"), data.get("recipe")
 
 
 def trained_sets(model: Path | None = None) -> set[str]:
@@ -142,14 +144,16 @@ def unseen_by(
     """Whether a photo can be measured, and with which model (``None``: the shipped one): a set
     the model (default: the shipped one; else the file ``model``) never saw, or the fold of a
     trained set it was held out from, is read by that model; another fold by its own held-out
-    model of the same recipe (same sets) in benchmarks/models, if there is one."""
+    model of the same recipe (same sets, same ``recipe`` name) in benchmarks/models, if there
+    is one."""
     itself = None if model is None else candidate(model)
-    if name not in trained_sets(model):
+    sets, fold_out, recipe = _recipe(model)
+    if name not in sets:
         return True, itself
     fold = photo_fold(stem)
-    if _recipe(model)[1] == fold:
+    if fold_out == fold:
         return True, itself
-    if fold in trained_folds() and fold_sets(fold) == trained_sets(model):
+    if fold in trained_folds() and _fold_recipe(fold) == (sets, recipe):
         return True, held_out(fold)
     return False, None
 

@@ -24,3 +24,32 @@ def test_a_candidate_model_reads_only_what_it_never_saw(tmp_path):
     # Another fold would need a held-out model of the same recipe; the fold models in
     # benchmarks/models are trained on other sets, so that photo is not measured at all.
     assert unseen_by("byler", stems[1], path) == (False, None)
+
+
+def test_another_fold_is_read_by_the_fold_model_of_the_same_named_recipe(tmp_path, monkeypatch):
+    """The five-fold figures: a candidate of a named recipe reads each other fold with that
+    recipe's model of the fold, never with a fold model of another recipe (nor the shipped model,
+    unnamed, with them)."""
+    import vision.datasets as datasets
+
+    shipped = read_model_file("dice.json")
+    folds = tmp_path / "models"
+    folds.mkdir()
+    for k, recipe in ((1, "tray-weighted"), (3, "another")):
+        (folds / f"fold{k}.json").write_text(json.dumps(
+            shipped | {"sets": ["byler"], "held_out": k, "recipe": recipe}))
+    monkeypatch.setattr(datasets, "FOLD_MODELS", folds)
+    datasets._fold_model.cache_clear()
+    datasets.held_out.cache_clear()
+    path = tmp_path / "weighted.json"
+    path.write_text(json.dumps(shipped | {"sets": ["byler"], "held_out": 0,
+                                          "recipe": "tray-weighted"}))
+    stems = {photo_fold(name): name for name, _, _ in byler()}
+    try:
+        assert unseen_by("byler", stems[1], path) == (True, datasets.held_out(1))
+        assert unseen_by("byler", stems[3], path) == (False, None)  # another recipe's
+        assert unseen_by("byler", stems[0], path) == (True, candidate(path))
+        assert unseen_by("byler", stems[1]) == (False, None)  # the shipped model: all sets
+    finally:
+        datasets._fold_model.cache_clear()
+        datasets.held_out.cache_clear()

@@ -32,8 +32,8 @@ renders of every profile (``vision.synth``, seeds 90000 and up, which neither th
 (``vision.datasets.photo_fold``: augmented ``.rf.`` copies go with their original); a model never
 sees the photos of the fold it leaves out, and the benchmark reads each photo only with a model
 that did not see it (``vision.datasets.unseen_by``). ``benchmarks/models/fold<k>.json``, when
-present, holds held-out fold models of the shipped recipe (benchmark only, not shipped; none is
-kept for the all-sets recipe, whose figures are those of fold 0).
+present, holds held-out fold models of a recipe named with ``--recipe`` (benchmark only, not
+shipped): the tray-weighted recipe's, with ``weighted.json`` its fold 0.
 """
 
 from __future__ import annotations
@@ -381,9 +381,13 @@ def classifier_sample(frame, rng: np.random.Generator) -> tuple[np.ndarray, int]
         side = f.side * CROP_SCALE * rng.uniform(0.88, 1.12)
         return augment(crop(image, f.centre, side, angle), rng), CLASSES.index(NOT_A_DIE)
     if dice and rng.random() < PART_SHARE:
-        _, (x0, y0, x1, y1) = dice[int(rng.integers(len(dice)))]
+        face, (x0, y0, x1, y1) = dice[int(rng.integers(len(dice)))]
         side = max(x1 - x0, y1 - y0)
-        centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2]) + rng.uniform(-0.3, 0.3, 2) * side
+        pips = pip_centres(image, (x0, y0, x1, y1), face)
+        if pips:
+            centre = np.array(pips[int(rng.integers(len(pips)))]) + rng.normal(0, 0.02 * side, 2)
+        else:
+            centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2]) + rng.uniform(-0.3, 0.3, 2) * side
         cut = crop(image, tuple(centre), side * PART_SIZE * rng.uniform(0.8, 1.2) * CROP_SCALE,
                    angle)
         return augment(cut, rng), CLASSES.index(NOT_A_DIE)
@@ -407,6 +411,30 @@ def classifier_sample(frame, rng: np.random.Generator) -> tuple[np.ndarray, int]
             break
     side = typical * CROP_SCALE * rng.uniform(0.8, 1.2)
     return augment(crop(image, tuple(centre), side, angle), rng), CLASSES.index(NOT_A_DIE)
+
+
+def pip_centres(image: np.ndarray, box: tuple[int, int, int, int],
+                face: str) -> list[tuple[float, float]]:
+    """The centres of a labelled die's pips, in frame pixels, when they can be told apart: the
+    spots darker (or lighter) than the face inside its box, kept only when there are as many as
+    its face says (else none: nothing is guessed)."""
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3])
+    side = max(x1 - x0, y1 - y0)
+    if not face.isdigit() or side < 12 or min(x1 - x0, y1 - y0) < 8:
+        return []
+    grey = cv2.cvtColor(np.ascontiguousarray(image[y0:y1, x0:x1]), cv2.COLOR_BGR2GRAY)
+    _, dark = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    for spots in (dark, 255 - dark):
+        count, _, stats, centres = cv2.connectedComponentsWithStats(spots)
+        area = stats[1:, cv2.CC_STAT_AREA]
+        inside = ((stats[1:, cv2.CC_STAT_LEFT] > 0) & (stats[1:, cv2.CC_STAT_TOP] > 0)
+                  & (stats[1:, cv2.CC_STAT_LEFT] + stats[1:, cv2.CC_STAT_WIDTH] < x1 - x0)
+                  & (stats[1:, cv2.CC_STAT_TOP] + stats[1:, cv2.CC_STAT_HEIGHT] < y1 - y0))
+        pips = centres[1:][inside & (area >= (0.05 * side) ** 2) & (area <= (0.3 * side) ** 2)]
+        if len(pips) == int(face):
+            return [(float(x) + x0, float(y) + y0) for x, y in pips]
+    return []
 
 
 def augment(cut: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -1,8 +1,9 @@
 """Trained model files (JSON with ONNX bytes) and how the real photos are split into folds.
 
-``dice.json`` is trained on all the data and used by :func:`vision.read`; the benchmark's
-``benchmarks/models/fold<k>.json`` is trained without the photos of fold k and is used only to
-measure on photos it never saw (not shipped in the package).
+``dice.json`` is used by :func:`vision.read` (trained without fold 0 of every set, which the
+tests read); the benchmark's ``benchmarks/models/fold<k>.json`` is a model of a named recipe
+trained without the photos of fold k, used only to measure on photos it never saw (not shipped
+in the package).
 ``faces.json`` is the face embedder of the learned (colour and symbol) profiles.
 """
 

@@ -9,11 +9,11 @@
 PART is ``fold0`` .. ``fold4``, ``final`` or ``faces`` (default: all). ``final`` is trained on
 every photo of ``--sets`` except fold ``HELD_OUT`` (0) of each, which the benchmark then reads;
 ``fold<k>`` leaves out fold k instead (benchmarks/models/, to measure the other folds). The model
-file records its ``sets`` and ``held_out`` fold. The shipped ``dice.json`` (issue 16) joins the
+file records its ``sets`` and ``held_out`` fold. The shipped ``dice.json`` (issue 16) is the
 detector of ``final --steps 4000 --classifier-steps 8000 --weight byler=2`` (whole run:
-``benchmarks/models/weighted.json``) to the classifier of the previous all-sets run (``final
---steps 2400 --classifier-steps 7000``), both held out from fold 0 of every set
-(docs/vision.md, "What is shipped"). A run writes its detector alone to
+``benchmarks/models/weighted.json``) with a classifier retrained on it by ``final
+--keep-detector --classifier-steps 7000`` (the "part of a die" cut-outs included), both held
+out from fold 0 of every set (docs/vision.md, "What is shipped"). A run writes its detector alone to
 ``DIR/dice.detector.json`` as soon as it is trained. Measure a run before shipping it with
 ``benchmarks/vision.py --model DIR/dice.json``.
 
@@ -66,6 +66,7 @@ from vision.net import (  # noqa: E402
     SIZE_UNIT,
     STRIDE,
     DiceNets,
+    clip_box,
     crop,
     decode,
     detector_input,
@@ -418,15 +419,17 @@ def pip_centres(image: np.ndarray, box: tuple[int, int, int, int],
     """The centres of a labelled die's pips, in frame pixels, when they can be told apart: the
     spots darker (or lighter) than the face inside its box, kept only when there are as many as
     its face says (else none: nothing is guessed)."""
-    h, w = image.shape[:2]
-    x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3])
+    inside = clip_box(box, image.shape[1], image.shape[0])
+    if inside is None or not face.isdigit():
+        return []
+    x0, y0, x1, y1 = inside
     side = max(x1 - x0, y1 - y0)
-    if not face.isdigit() or side < 12 or min(x1 - x0, y1 - y0) < 8:
+    if side < 12 or min(x1 - x0, y1 - y0) < 8:
         return []
     grey = cv2.cvtColor(np.ascontiguousarray(image[y0:y1, x0:x1]), cv2.COLOR_BGR2GRAY)
     _, dark = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
     for spots in (dark, 255 - dark):
-        count, _, stats, centres = cv2.connectedComponentsWithStats(spots)
+        _, _, stats, centres = cv2.connectedComponentsWithStats(spots)
         area = stats[1:, cv2.CC_STAT_AREA]
         inside = ((stats[1:, cv2.CC_STAT_LEFT] > 0) & (stats[1:, cv2.CC_STAT_TOP] > 0)
                   & (stats[1:, cv2.CC_STAT_LEFT] + stats[1:, cv2.CC_STAT_WIDTH] < x1 - x0)

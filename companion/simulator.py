@@ -21,7 +21,7 @@ from collections.abc import Callable
 from importlib import resources
 from typing import Any, TextIO
 
-from companion.engine import Event, RuleError, Session, Step, Template
+from companion.engine import Event, Expectation, RuleError, Session, Step, Template
 
 PROFILES = "vision.profiles"
 
@@ -36,20 +36,20 @@ class Simulator:
         self.random = random.Random(seed)
         self._lock = threading.Lock()
 
-    def _template(self, blank: str, event: str) -> Template:
+    def _awaiting(self, blank: str, event: str) -> Expectation:
+        """What the table waits for, refused unless it has a ``blank`` to fill."""
         expects = self.session.expects()
-        template = expects.template(blank)
-        if template is None:
+        if expects.template(blank) is None:
             raise RuleError("event.not_expected", event=event, expected=list(expects.events))
-        return template
+        return expects
 
     def roll(self) -> list[tuple[Event, Step]]:
         """Roll the dice the table waits for (every player's at once where each rolls dice of
         their own colour, as the camera reads them); return each event submitted and its
         step."""
         with self._lock:
-            self._template("dice", "dice")  # refused when no dice are awaited
-            return [self._submit(self._rolled(t)) for t in self.session.expects().rolled()]
+            return [self._submit(self._rolled(t))
+                    for t in self._awaiting("dice", "dice").rolled()]
 
     def _rolled(self, template: Template) -> dict[str, Any]:
         blank = template.blank
@@ -63,7 +63,7 @@ class Simulator:
         them, one the game makes up when the owner has taught none, else any id the game knows
         or names (refused ones are left aside, as a person would draw again)."""
         with self._lock:
-            template = self._template("card", "card")
+            template = self._awaiting("card", "card").template("card")
             options = template.blank.options
             invent = self.session.game.capabilities.invent
             if options:

@@ -106,13 +106,6 @@ def held_out(fold: int) -> DiceNets:
     return DiceNets.from_dict(_fold_model(fold))
 
 
-def _fold_recipe(fold: int) -> tuple[frozenset[str], str | None]:
-    """The real sets the held-out model of ``fold`` was trained on (byler when unsaid), and the
-    name of its recipe."""
-    data = _fold_model(fold)
-    return frozenset(data.get("sets", ["byler"])), data.get("recipe")
-
-
 @cache
 def _model_file(model: Path | None) -> dict:
     """The content of a model file: ``model``, or the shipped ``dice.json`` when ``None``."""
@@ -127,8 +120,13 @@ def candidate(model: Path) -> DiceNets:
 
 def _recipe(model: Path | None = None) -> tuple[frozenset[str], int | None, str | None]:
     """The real sets a model (default: the shipped one) was trained on, the fold of each it
-    never saw, and the name of its recipe (``recipe`` in its file, None when unnamed)."""
-    data = _model_file(model)
+    never saw, and the name of its recipe."""
+    return _recipe_of(_model_file(model))
+
+
+def _recipe_of(data: dict) -> tuple[frozenset[str], int | None, str | None]:
+    """What a model file says of its training: its real sets (byler when unsaid), its held-out
+    fold and its ``recipe`` name (None when unnamed)."""
     return frozenset(data.get("sets", ["byler"])), data.get("held_out"), data.get("recipe")
 
 
@@ -153,7 +151,7 @@ def unseen_by(
     fold = photo_fold(stem)
     if fold_out == fold:
         return True, itself
-    if fold in trained_folds() and _fold_recipe(fold) == (sets, recipe):
+    if fold in trained_folds() and _recipe_of(_fold_model(fold))[::2] == (sets, recipe):
         return True, held_out(fold)
     return False, None
 

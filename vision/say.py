@@ -39,10 +39,15 @@ class _Numbered(string.Formatter):
         return choices.get(self.locale.plural_form(value), choices["other"])
 
 
+@cache
+def _formatter(lang: str) -> _Numbered:
+    return _Numbered(lang)
+
+
 def say(key: str, lang: str = "en", **params: Any) -> str:
     """One message in ``lang`` (English for a language the package does not speak)."""
     lang = lang if lang in LANGUAGES else "en"
-    return _Numbered(lang).format(_catalog(lang)[key], **params)
+    return _formatter(lang).format(_catalog(lang)[key], **params)
 
 
 class VisionError(ValueError):

@@ -38,11 +38,7 @@ def state() -> Response:
     return jsonify({**hub.current(), "log": hub.log()})
 
 
-def _accepted(step: Step, event: Event | None = None) -> Response:
-    return _accepted_all([(event, step)])
-
-
-def _accepted_all(done: list[tuple[Event | None, Step]]) -> Response:
+def _accepted(done: list[tuple[Event | None, Step]]) -> Response:
     """What the table took: the version, what each step said, the last step's label and, for
     the simulated table, the events it sent (``event``: the first)."""
     session = current().session
@@ -76,7 +72,7 @@ def post_event() -> Response:
         step = current().session.submit(event, source="web", based_on=based_on)
     except RuleError as error:  # a refused setup is said in the words of the game it names
         raise ApiError.from_rule(error, game_named(event)) from None
-    return _accepted(step)
+    return _accepted([(None, step)])
 
 
 @bp.get("/api/stream")
@@ -132,4 +128,4 @@ def simulate(action: str) -> Response:
     if simulator is None or action not in ("roll", "draw"):
         raise ApiError(404, "simulate.off", action=action)
     read_json(())
-    return _accepted_all(simulator.roll() if action == "roll" else [simulator.draw()])
+    return _accepted(simulator.roll() if action == "roll" else [simulator.draw()])

@@ -23,13 +23,13 @@ from vision.synth import SYNTH_PROFILES, render_set
 # roboflow 89, webcam 85): at least ``dice`` labelled dice read, the least precision, recall and
 # face accuracy, the most wrong faces read as certain and the largest share of found dice the
 # host is asked about. Measured (issue 16, all-sets model with the classifier that learned a
-# pip is no die): byler .997 / .968 / .918, 0, 23.6 %; aws .983 / .857 / .792, 3, 26.5 %;
-# roboflow .923 / .816 / .654, 4, 57.7 %; webcam .946 / .921 / .898, 0, 17.8 %
-# (docs/vision.md, "Figures").
+# pip is no die, the finds of the looks not kept joining the kept look's): byler .997 / .988 /
+# .932, 0, 24.3 %; aws .984 / .901 / .836, 3, 26.1 %; roboflow .923 / .816 / .654, 4, 57.7 %;
+# webcam .946 / .925 / .902, 0, 17.7 % (docs/vision.md, "Figures").
 REAL_FLOORS = {
-    "byler": {"dice": 330, "precision": 0.99, "recall": 0.955, "face": 0.905,
+    "byler": {"dice": 330, "precision": 0.99, "recall": 0.975, "face": 0.92,
               "certain_wrong": 1, "asked": 0.25},
-    "aws": {"dice": 460, "precision": 0.965, "recall": 0.83, "face": 0.775,
+    "aws": {"dice": 460, "precision": 0.965, "recall": 0.875, "face": 0.815,
             "certain_wrong": 5, "asked": 0.285},
     "roboflow": {"dice": 340, "precision": 0.9, "recall": 0.79, "face": 0.635,
                  "certain_wrong": 6, "asked": 0.6},
@@ -127,3 +127,22 @@ def test_a_die_read_through_a_neighbours_box_is_doubted():
     doubted = _doubt_crowded([apart, first, second])
     assert [d.uncertain for d in doubted] == [False, True, True]
     assert [(d.face, d.confidence) for d in doubted] == [("4", 0.999), ("2", 0.99), ("1", 0.999)]
+
+
+def test_touching_tray_dice_are_both_found():
+    """The half-size look is surer of a tray's dice as a whole, so it was kept, but it sees two
+    touching dice as one: on fold 0 of the tray the detector missed 10 of 340 dice, each beside
+    another (recall .971), which the first look had found. Its finds now join the kept look's
+    (docs/vision.md, "Pipeline"): 338 of 340."""
+    from vision.datasets import photo_fold
+    from vision.evaluate import match
+    from vision.net import shipped
+
+    found = labelled = 0
+    for stem, image, truths in set_frames("byler"):
+        if photo_fold(stem) == 0:
+            boxes = [t.box for t in truths]
+            found += len(match([f.box for f in shipped().detect(image)], boxes))
+            labelled += len(boxes)
+    assert labelled == 340
+    assert found >= 336

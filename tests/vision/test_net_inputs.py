@@ -93,3 +93,19 @@ def test_a_model_is_read_even_where_no_temporary_file_can_be_written(monkeypatch
     fallback = load_onnx(encoded)
     fallback.setInput(frame)
     assert np.allclose(fallback.forward(), expected, atol=1e-4)
+
+
+def test_a_die_only_the_other_look_found_joins_the_kept_look():
+    """A find of a look not kept joins when it is sure enough and no die already there holds
+    its centre (nor it theirs): a pip of a die found whole, or the same die seen by both looks,
+    is not counted twice; of two such finds over one spot only the surer joins."""
+    from vision.net import ADDED, Found, _joined
+
+    kept = [Found((100, 100, 140, 140), 0.8)]
+    beside = Found((142, 100, 180, 138), ADDED + 0.1)
+    pip = Found((110, 110, 118, 118), 0.9)
+    unsure = Found((300, 300, 330, 330), ADDED - 0.01)
+    same_spot = Found((145, 102, 182, 140), ADDED)
+    joined = _joined(kept, [same_spot, pip, unsure, beside])
+    assert joined == [kept[0], beside]
+    assert _joined([], [beside]) == [beside]

@@ -15,9 +15,10 @@ from vision.evaluate import Score
 
 BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "vision.py"
 # 10 real dice per face taught, fold 0 of the tray photos read with the shipped all-sets model:
-# measured face accuracy .926 (the detector misses 10 of the 340 dice), .955 of the dice found,
-# precision .994, 12.3 % asked (the goal: >= .95 and at most 15 % asked).
-FLOORS = {"face": 0.91, "found": 0.94, "precision": 0.98}
+# measured face accuracy .944 (the detector misses 2 of the 340 dice; 10 before the looks not
+# kept added the dice they alone found), .950 of the dice found, precision .994, 13.5 % asked
+# (the goal: >= .95 and at most 15 % asked).
+FLOORS = {"face": 0.93, "found": 0.94, "precision": 0.98}
 ASKED_AT_MOST = 0.15
 
 

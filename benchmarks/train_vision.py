@@ -546,11 +546,15 @@ def train_classifier(
 
 
 def onnx_b64(model: nn.Module, shape: tuple[int, ...]) -> str:
-    """The model as base64 ONNX bytes (what ``vision.net`` loads with ``cv2.dnn``)."""
+    """The model as base64 ONNX bytes (what ``vision.net.load_onnx`` loads). Any batch size;
+    the detector, fully convolutional, also takes any input height and width (ONNX Runtime
+    holds a model to the sizes its file names)."""
     buffer = io.BytesIO()
+    sized = shape[2] != CROP
     torch.onnx.export(model, torch.zeros(shape), buffer, opset_version=13, dynamo=False,
                       input_names=["x"], output_names=["y"],
-                      dynamic_axes={"x": {0: "n"}, "y": {0: "n"}})
+                      dynamic_axes={"x": {0: "n"} | ({2: "h", 3: "w"} if sized else {}),
+                                    "y": {0: "n"} | ({2: "rows", 3: "cols"} if sized else {})})
     return base64.b64encode(buffer.getvalue()).decode()
 
 

@@ -228,19 +228,26 @@ def test_the_installer_keeps_the_systems_numpy_for_picamera2(tmp_path):
     assert "systemctl enable companion" in calls and "systemctl restart companion" in calls
 
 
+# Wheels a Raspberry Pi OS Bookworm (aarch64, glibc 2.36) can install: pip does not widen a
+# --platform to the older glibc versions it covers, and ONNX Runtime's aarch64 wheels say 2.27+.
+PI_PLATFORMS = [arg for v in range(17, 37) for arg in ("--platform", f"manylinux_2_{v}_aarch64")]
+
+
 def test_pip_finds_an_opencv_for_the_pis_numpy(tmp_path):
     """The installer's pin, resolved by pip for a Raspberry Pi (aarch64, CPython 3.11) against
     the package index: without it pip takes OpenCV 5 and numpy 2 (the break); with it, an OpenCV
-    wheel built for numpy 1.24 and no second numpy."""
+    wheel built for numpy 1.24, ONNX Runtime (the dice networks' runner) and no second numpy."""
     (tmp_path / "pin.txt").write_text("numpy==1.24.2\n")
     pyproject = (SYSTEMD.parent / "pyproject.toml").read_text()
-    wanted = re.findall(r'"((?:numpy|opencv-python-headless)[^"]*)"', pyproject)
+    wanted = [r.split(";")[0] for r in re.findall(
+        r'"((?:numpy|opencv-python-headless|onnxruntime)[^"]*)"', pyproject)]
+    assert any(w.startswith("onnxruntime") for w in wanted)
 
     def resolve(*extra: str) -> dict[str, str]:
         report = tmp_path / "report.json"
         subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--dry-run",
-                        "--ignore-installed", "--only-binary=:all:", "--platform",
-                        "manylinux2014_aarch64", "--python-version", "3.11",
+                        "--ignore-installed", "--only-binary=:all:", *PI_PLATFORMS,
+                        "--python-version", "3.11",
                         "--implementation", "cp", "--report", str(report), *extra, *wanted],
                        check=True, capture_output=True, timeout=300)
         found = json.loads(report.read_text())["install"]
@@ -248,4 +255,5 @@ def test_pip_finds_an_opencv_for_the_pis_numpy(tmp_path):
 
     pinned = resolve("--constraint", str(tmp_path / "pin.txt"))
     assert pinned["numpy"] == "1.24.2" and pinned["opencv-python-headless"].startswith("4.")
+    assert "onnxruntime" in pinned
     assert resolve()["numpy"].startswith("2.")  # what broke the camera

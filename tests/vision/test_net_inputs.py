@@ -2,14 +2,16 @@
 
 Issue 16's speed work made the detector's and classifier's inputs with cheaper operations
 (OpenCV's nearest-pixel resize for thinning, scaling in place, second looks turned from the batch
-already seen) and runs the networks with OpenCV 5's classic engine. Each test pins one of those
-to the slow, obvious form it replaces, on real tray photos where pixels matter.
+already seen) and runs the networks with ONNX Runtime (OpenCV 5's classic engine where it is not
+installed). Each test pins one of those to the slow, obvious form it replaces, on real tray
+photos where pixels matter.
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import sys
 import tempfile
 from importlib import resources
 
@@ -18,12 +20,15 @@ import numpy as np
 import pytest
 from dice_fixtures import byler
 
+from vision import read
 from vision.net import (
     CROP,
     CROP_SCALE,
     VIEWS,
+    DiceNets,
     _views,
     crop,
+    detector_input,
     load_onnx,
     read_model_file,
     shipped,
@@ -67,32 +72,71 @@ def test_second_looks_are_the_turned_and_mirrored_cut_outs():
         assert len({looks[v, i].tobytes() for v in range(VIEWS)}) == VIEWS
 
 
-def test_classic_engine_reads_as_the_default_one():
-    """The shipped classifier run by the classic engine gives the probabilities of OpenCV's
-    default engine on real cut-outs (to float rounding)."""
-    nets = shipped()
-    default = cv2.dnn.readNetFromONNX(
-        np.frombuffer(base64.b64decode(read_model_file("dice.json")["classifier"]), np.uint8))
-    batch = to_blob([crop(image, ((t.box[0] + t.box[2]) / 2, (t.box[1] + t.box[3]) / 2),
-                          max(t.box[2] - t.box[0], t.box[3] - t.box[1]) * CROP_SCALE)
-                     for _, image, truths in byler()[:4] for t in truths])
+def _without_onnxruntime(monkeypatch) -> None:
+    """As on a Pi whose OS has no ONNX Runtime wheel (32-bit): the import fails."""
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)
+
+
+def _cut_outs(photos: int = 4) -> np.ndarray:
+    return to_blob([crop(image, ((t.box[0] + t.box[2]) / 2, (t.box[1] + t.box[3]) / 2),
+                         max(t.box[2] - t.box[0], t.box[3] - t.box[1]) * CROP_SCALE)
+                    for _, image, truths in byler()[:photos] for t in truths])
+
+
+@pytest.mark.parametrize("model, key", [("dice.json", "classifier"), ("faces.json", "embedder")])
+def test_every_runner_gives_opencvs_default_outputs_on_real_cut_outs(monkeypatch, model, key):
+    """ONNX Runtime (where installed) and OpenCV's classic engine (elsewhere) give the pip
+    classifier's probabilities and the face embeddings of OpenCV's default engine, the engine
+    the models were first measured with, on real cut-outs (to float rounding)."""
+    encoded = read_model_file(model)[key]
+    default = cv2.dnn.readNetFromONNX(np.frombuffer(base64.b64decode(encoded), np.uint8))
+    batch = _cut_outs()
     default.setInput(batch)
-    nets.classifier.setInput(batch)
-    assert np.allclose(nets.classifier.forward(), default.forward(), atol=1e-5)
+    expected = default.forward()
+    assert np.allclose(load_onnx(encoded)(batch), expected, atol=1e-5)
+    _without_onnxruntime(monkeypatch)
+    assert np.allclose(load_onnx(encoded)(batch), expected, atol=1e-5)
+
+
+def test_the_detector_takes_any_frame_shape_with_either_runner(monkeypatch):
+    """The detector's input keeps the frame's shape (a portrait frame, the half-size look):
+    ONNX Runtime holds a network to the sizes its file names, so the shipped file leaves them
+    free, and both runners give the same chances on a real photo at each size."""
+    encoded = read_model_file("dice.json")["detector"]
+    fast = load_onnx(encoded)
+    _without_onnxruntime(monkeypatch)
+    fallback = load_onnx(encoded)
+    image = byler()[0][1]
+    for shape in [(320, 320), (160, 160), (240, 320), (320, 184)]:
+        small, _ = detector_input(cv2.resize(image, shape[::-1]), 1.0)
+        out = fast(to_blob(small[None]))
+        assert out.shape == (1, 5, shape[0] // 4, shape[1] // 4)
+        assert np.allclose(out, fallback(to_blob(small[None])), atol=1e-4)
+
+
+def test_a_photo_reads_the_same_with_either_runner(monkeypatch):
+    """Where ONNX Runtime is missing the reader is slower, never different: the same dice,
+    boxes, faces and confidences on real tray photos."""
+    fast = shipped()
+    _without_onnxruntime(monkeypatch)
+    fallback = DiceNets.from_dict(read_model_file("dice.json"))
+    for _, image, _ in byler()[:6]:
+        ours, theirs = (read(image, "d6", nets=nets) for nets in (fast, fallback))
+        assert [(d.face, d.box) for d in ours.dice] == [(d.face, d.box) for d in theirs.dice]
+        assert np.allclose([d.confidence for d in ours.dice], [d.confidence for d in theirs.dice],
+                           atol=1e-4)
 
 
 def test_a_model_is_read_even_where_no_temporary_file_can_be_written(monkeypatch, tmp_path):
-    """A Pi whose temporary folder is full or read-only still reads the dice: the networks are
-    then read from memory (the default engine), with the same outputs."""
+    """Without ONNX Runtime, a Pi whose temporary folder is full or read-only still reads the
+    dice: OpenCV then reads the networks from memory (its default engine), with the same
+    outputs."""
+    _without_onnxruntime(monkeypatch)
     encoded = json.loads((resources.files("vision.models") / "dice.json").read_text())["classifier"]
     frame = np.random.default_rng(1).integers(0, 255, (2, 3, CROP, CROP)).astype(np.float32)
-    usual = load_onnx(encoded)
-    usual.setInput(frame)
-    expected = usual.forward()
+    expected = load_onnx(encoded)(frame)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))  # no folder to write
-    fallback = load_onnx(encoded)
-    fallback.setInput(frame)
-    assert np.allclose(fallback.forward(), expected, atol=1e-4)
+    assert np.allclose(load_onnx(encoded)(frame), expected, atol=1e-4)
 
 
 def test_a_die_only_the_other_look_found_joins_the_kept_look():

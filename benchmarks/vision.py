@@ -1,7 +1,7 @@
 """Accuracy and speed of the dice reader, per labelled set and per transform.
 
     .venv/bin/python benchmarks/vision.py [--sets byler aws roboflow webcam] [--transforms ...]
-        [--limit N] [--renders N] [--no-synthetic] [--no-speed]
+        [--limit N] [--renders N] [--no-synthetic] [--no-speed] [--opencv]
 
 Real pip photos come from the four folders of ../shared/data/dice (``vision.datasets``; roboflow
 is CC BY 4.0, credited below). A photo is read by a model that never saw it: for a set the
@@ -28,7 +28,8 @@ die counts as wrong), wrong faces reported as certain, the share of found dice m
 labelled box. Speed (``--no-speed`` skips it): milliseconds of CPU on one thread
 (``time.thread_time``: on this shared machine wall time mostly measures the other jobs; wall time
 is printed too) per 640×640 byler photo and per 12 MP photo (aws photos scaled to 4032×3024),
-with the shipped model. Synthetic rows: coloured and symbol dice renders (vision.synth, seeds
+with the shipped model, run by ONNX Runtime (``--opencv``: by OpenCV, as on a Pi without ONNX
+Runtime). Synthetic rows: coloured and symbol dice renders (vision.synth, seeds
 1000+, never used for training).
 """
 
@@ -239,7 +240,11 @@ def main(argv: list[str] | None = None) -> int:
                              "shipped vision/models/dice.json")
     parser.add_argument("--teach", nargs="*", type=int, default=[5, 10], metavar="N",
                         help="teach-from-photos rows: N examples per face (none: skip)")
+    parser.add_argument("--opencv", action="store_true",
+                        help="run the networks with OpenCV, as where ONNX Runtime has no wheel")
     args = parser.parse_args(argv)
+    if args.opencv:
+        sys.modules["onnxruntime"] = None  # vision.net.load_onnx then falls back to OpenCV
     cv2.setNumThreads(1)
     nets = candidate(args.model) if args.model else shipped()  # loaded before timing
     which = args.model or "shipped model"

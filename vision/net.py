@@ -270,7 +270,7 @@ def _joined(kept: list[Found], others: list[Found]) -> list[Found]:
         centres = np.array([f.centre for f in kept])
         clash = (_holds(boxes, np.array([f.centre for f in extra])).any(axis=0)
                  | _holds(np.array([f.box for f in extra], np.float64), centres).any(axis=1))
-        extra = [f for f, no in zip(extra, clash, strict=True) if not no]
+        extra = [f for f, clashes in zip(extra, clash, strict=True) if not clashes]
     joined = list(kept)
     for f in extra:
         if not any(_inside(f.centre, g.box) or _inside(g.centre, f.box)

@@ -12,8 +12,9 @@ every photo of ``--sets`` except fold ``HELD_OUT`` (0) of each, which the benchm
 file records its ``sets`` and ``held_out`` fold. The shipped ``dice.json`` (issue 16) is the
 detector of ``final --steps 4000 --classifier-steps 8000 --weight byler=2`` (whole run:
 ``benchmarks/models/weighted.json``) with a classifier retrained on it by ``final
---keep-detector --classifier-steps 7000`` (the "part of a die" cut-outs included), both held
-out from fold 0 of every set (docs/vision.md, "What is shipped"). A run writes its detector alone to
+--keep-detector --classifier-steps 10000 --weight byler=2`` (the "part of a die" cut-outs
+included, the detector's finds mined with its looks joined), both held out from fold 0 of every
+set (docs/vision.md, "What is shipped"). A run writes its detector alone to
 ``DIR/dice.detector.json`` as soon as it is trained. Measure a run before shipping it with
 ``benchmarks/vision.py --model DIR/dice.json``.
 

@@ -4,6 +4,7 @@ saw it, for the shipped model and for a candidate model file given to the benchm
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from dice_fixtures import byler
 
@@ -53,3 +54,18 @@ def test_another_fold_is_read_by_the_fold_model_of_the_same_named_recipe(tmp_pat
     finally:
         datasets._fold_model.cache_clear()
         datasets.held_out.cache_clear()
+
+
+def test_the_benchmarks_copy_of_the_shipped_model_is_the_shipped_model():
+    """The five-fold figures of the shipped recipe read fold 0 with ``shipped.json``: it must be
+    the shipped file itself, naming its recipe, and the fold models must be of that recipe and
+    share its sets (retraining ``dice.json`` without them would measure another model)."""
+    models = Path(__file__).resolve().parents[2] / "benchmarks" / "models"
+    copy = json.loads((models / "shipped.json").read_text())
+    ours = read_model_file("dice.json")
+    assert copy.pop("recipe") == "tray-weighted-pips"
+    assert copy == ours
+    for k in range(1, 5):
+        fold = json.loads((models / f"fold{k}.json").read_text())
+        assert (fold["recipe"], fold["held_out"], fold["sets"]) == (
+            "tray-weighted-pips", k, ours["sets"])

@@ -547,16 +547,15 @@ def train_classifier(
     return model.eval()
 
 
-def onnx_b64(model: nn.Module, shape: tuple[int, ...]) -> str:
-    """The model as base64 ONNX bytes (what ``vision.net.load_onnx`` loads). Any batch size;
-    the detector, fully convolutional, also takes any input height and width (ONNX Runtime
-    holds a model to the sizes its file names)."""
+def onnx_b64(model: nn.Module, shape: tuple[int, ...], any_size: bool = False) -> str:
+    """The model as base64 ONNX bytes (what ``vision.net.load_onnx`` loads), for any batch size
+    and, with ``any_size`` (the fully convolutional detector), any input height and width: ONNX
+    Runtime holds a model to the sizes its file names."""
     buffer = io.BytesIO()
-    sized = shape[2] != CROP
+    axes = ({"x": {0: "n", 2: "h", 3: "w"}, "y": {0: "n", 2: "rows", 3: "cols"}} if any_size
+            else {"x": {0: "n"}, "y": {0: "n"}})
     torch.onnx.export(model, torch.zeros(shape), buffer, opset_version=13, dynamo=False,
-                      input_names=["x"], output_names=["y"],
-                      dynamic_axes={"x": {0: "n"} | ({2: "h", 3: "w"} if sized else {}),
-                                    "y": {0: "n"} | ({2: "rows", 3: "cols"} if sized else {})})
+                      input_names=["x"], output_names=["y"], dynamic_axes=axes)
     return base64.b64encode(buffer.getvalue()).decode()
 
 
@@ -590,7 +589,7 @@ def train_pair(
     start = time.time()
     if detector is None:
         detector = onnx_b64(train_detector(real + synthetic, steps[0], seed),
-                            (1, 3, DET_INPUT, DET_INPUT))
+                            (1, 3, DET_INPUT, DET_INPUT), any_size=True)
         if checkpoint is not None:
             checkpoint.write_text(json.dumps({"detector": detector}) + "\n")
     pips = mistakes(detector, real + [f for f in synthetic if f[0] == "d6"])

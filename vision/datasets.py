@@ -151,8 +151,10 @@ def unseen_by(
     fold = photo_fold(stem)
     if fold_out == fold:
         return True, itself
-    if fold in trained_folds() and _recipe_of(_fold_model(fold))[::2] == (sets, recipe):
-        return True, held_out(fold)
+    if fold in trained_folds():
+        fold_sets, _, fold_recipe = _recipe_of(_fold_model(fold))
+        if (fold_sets, fold_recipe) == (sets, recipe):
+            return True, held_out(fold)
     return False, None
 
 

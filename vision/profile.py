@@ -195,17 +195,22 @@ def forget_taught(name: str, data_dir: Path, face: str | None = None) -> int:
     the profile is back to its shipped defaults); returns how many examples were dropped.
 
     Raises :class:`ProfileError` for a face that was never taught. Forgetting every face works
-    on faces taught by an older version too (the way out of "teach them again").
+    on faces taught by an older version too, and on a damaged file (the way out of "teach them
+    again" and of "unreadable": nothing in it can be counted, so 0 are said dropped).
     """
     _known(name)
-    taught = _taught(name, data_dir, current=face is not None)
-    if face is not None and face not in taught:
-        raise ProfileError("profile.not_taught", name=repr(name), face=repr(face),
-                           faces=", ".join(taught) or "-")
     if face is None:
-        dropped, taught = [v for vs in taught.values() for v in vs], {}
+        try:
+            dropped = sum(len(v) for v in _taught(name, data_dir, current=False).values())
+        except ProfileError:
+            dropped = 0
+        taught = {}
     else:
-        dropped = taught.pop(face)
+        taught = _taught(name, data_dir)
+        if face not in taught:
+            raise ProfileError("profile.not_taught", name=repr(name), face=repr(face),
+                               faces=", ".join(taught) or "-")
+        dropped = len(taught.pop(face))
     path = taught_path(name, data_dir)
     if taught:
         _write_taught(name, taught, data_dir)
@@ -213,7 +218,7 @@ def forget_taught(name: str, data_dir: Path, face: str | None = None) -> int:
         path.unlink()
         _sync(path.parent)
     shutil.rmtree(pictures_folder(name, data_dir, face), ignore_errors=True)
-    return len(dropped)
+    return dropped
 
 
 def _write_taught(name: str, taught: dict[str, list[list[float]]], data_dir: Path) -> Path:

@@ -308,3 +308,20 @@ def test_shipped_defaults_were_made_by_the_shipped_embedder():
     assert len(learned) == 4
     for data in learned:
         assert data["features"] == version(), data["name"]
+
+
+def test_a_damaged_taught_file_is_named_and_reset_clears_it(tmp_path, capsys):
+    """A taught file cut short (a card pulled mid-write on an old version, a disk error) is
+    named as unreadable, never half read; ``faces reset`` is the way out and must not trip on
+    it: the profile is then back to its shipped faces."""
+    teach("last-bastion/combat", "red", [_reds(77, 3)], tmp_path, count=3)
+    path = taught_path("last-bastion/combat", tmp_path)
+    path.write_text(path.read_text()[:200])
+    base = ["--profile", "last-bastion/combat", "--data-dir", str(tmp_path)]
+    with pytest.raises(ProfileError, match="unreadable taught faces"):
+        load_profile("last-bastion/combat", tmp_path)
+    assert run(["dice", "faces", "reset", *base, "--lang", "fr"]) == 0
+    assert "oubli" in capsys.readouterr().out
+    assert not path.exists()
+    assert load_profile("last-bastion/combat", tmp_path).examples == load_profile(
+        "last-bastion/combat").examples

@@ -1,12 +1,12 @@
 """``companion doctor``: what is wrong with the box, and how to fix it.
 
 Each check looks at one thing (the config files, SPI, I2C, the RFID reader, the camera, the
-pins, the voice, the journal and the disk it lives on) and says ok, failing (with the fix), or
-not needed with this config. The last raw tag UID seen is shown too: when the reader works but a
-card never shows up, it tells whether the tag was read at all. The host page shows the same list
-(``[c.to_json() for c in run(...)]``); there the companion already holds the reader, camera and
-pins, so their state is read from its live :class:`~hardware.status.Status` instead of opening
-them a second time.
+dice reader, the pins, the voice, the journal and the disk it lives on) and says ok, failing
+(with the fix), or not needed with this config. The last raw tag UID seen is shown too: when
+the reader works but a card never shows up, it tells whether the tag was read at all. The host
+page shows the same list (``[c.to_json() for c in run(...)]``); there the companion already
+holds the reader, camera and pins, so their state is read from its live
+:class:`~hardware.status.Status` instead of opening them a second time.
 """
 
 from __future__ import annotations
@@ -29,6 +29,9 @@ from companion.engine.session import DEFINITIONS
 from companion.engine.tags import TagMap
 from companion.i18n import render
 from companion.voices import DEVICE, ENGINE, PLAYER, VoiceError, open_voice
+from vision import ProfileError, list_profiles, self_test
+from vision.profile import taught_faces, taught_path
+from vision.say import LANGUAGES
 
 from . import sources
 from .build import PIN_DEVICES, ROLES, make_camera, make_pin_factory, make_reader
@@ -83,8 +86,8 @@ class Check:
 
 
 NAME_KEYS = {"config": "config", "SPI": "spi", "I2C": "i2c", "RFID reader": "reader",
-             "camera": "camera", "pins": "pins", "speech": "speech", "games": "games",
-             "last tag": "last_tag", "journal": "journal", "storage": "storage",
+             "camera": "camera", "dice reader": "dice", "pins": "pins", "speech": "speech",
+             "games": "games", "last tag": "last_tag", "journal": "journal", "storage": "storage",
              "sources": "sources", "MQTT broker": "mqtt"}
 
 
@@ -152,6 +155,39 @@ def check_camera(config: Config) -> Check:
     finally:
         camera.close()
     return Check("camera", True, _m("doctor.camera.ok", device=camera.name))
+
+
+def check_dice(data_dir: Path) -> Check:
+    """The dice reader reads a rendered test roll right (how fast, and with which library:
+    without ONNX Runtime it works, more slowly), and every profile the owner taught loads (an
+    outdated or damaged taught file is named: reading that profile at the table would fail)."""
+    try:
+        test = self_test()
+    except Exception as exc:  # whatever damaged models raise (ONNX Runtime's own errors too)
+        return Check("dice reader", False,
+                     _m("doctor.dice.broken", error=f"{type(exc).__name__}: {exc}"),
+                     _m("doctor.fix.dice_models"))
+    if not test.right:
+        return Check("dice reader", False, _m("doctor.dice.misread", rolled=list(test.rolled),
+                                               read=list(test.read)),
+                     _m("doctor.fix.dice_models"))
+    taught, problems = [], []
+    for name in list_profiles():
+        if taught_path(name, data_dir).exists():
+            try:
+                taught_faces(name, data_dir)
+                taught.append(name)
+            except ProfileError as error:
+                problems.append({lang: error.text(lang) for lang in LANGUAGES})
+    if problems:
+        return Check("dice reader", False, _m("doctor.dice.taught", problems=problems),
+                     _m("doctor.fix.taught"))
+    library, version = test.engine
+    said = _m("doctor.dice.slow" if library == "OpenCV" else "doctor.dice.ok",
+              count=len(test.rolled), ms=f"{test.milliseconds:.0f}", engine=library,
+              version=version, taught=taught)
+    return Check("dice reader", True, said,
+                 _m("doctor.fix.onnxruntime") if library == "OpenCV" else None)
 
 
 def check_held(name: str, device: str, live: Status, fix: Message | None) -> Check:
@@ -341,7 +377,7 @@ def run(config: Config, data_dir: Path, dev: Path = Path("/dev"),
     held = live_checks(config, live) if live is not None else {}
     return [check_config(config), check_bus(config, dev, "SPI"), check_bus(config, dev, "I2C"),
             held.get("RFID reader") or check_reader(config),
-            held.get("camera") or check_camera(config),
+            held.get("camera") or check_camera(config), check_dice(data_dir),
             held.get("pins") or check_pins(config, pin_factory),
             check_sources(config, data_dir, live), check_mqtt(config), check_speech(config),
             check_games(), check_last_tag(data_dir), check_journal(data_dir),

@@ -2,7 +2,8 @@
 
 Public entry points: :func:`read` (one frame to a :class:`Roll`), :func:`load_image` (a file to
 a frame, with clear errors), :func:`teach` (learn a face from photos), :class:`SettledRollDetector`
-(report each roll once on a stream) and :func:`iter_frames` (frames of a video or image folder).
+(report each roll once on a stream), :func:`iter_frames` (frames of a video or image folder) and
+:func:`self_test` (a test roll the reader must read right, for ``companion doctor``).
 Bad input raises a :class:`VisionError` (``ImageError``, ``ProfileError``) whose key says what
 was wrong in French or English (:mod:`vision.say`). Vision never imports the engine: it returns
 faces, and ``hardware/`` turns them into events.
@@ -14,6 +15,7 @@ from .profile import Profile, ProfileError, list_profiles, load_profile
 from .reader import read
 from .roll import Die, Roll
 from .say import VisionError
+from .selftest import SelfTest, self_test
 from .settle import SettledRoll, SettledRollDetector
 from .teach import teach
 
@@ -23,6 +25,7 @@ __all__ = [
     "Profile",
     "ProfileError",
     "Roll",
+    "SelfTest",
     "SettledRoll",
     "SettledRollDetector",
     "VisionError",
@@ -31,5 +34,6 @@ __all__ = [
     "load_image",
     "load_profile",
     "read",
+    "self_test",
     "teach",
 ]

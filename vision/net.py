@@ -310,9 +310,8 @@ def load_onnx(encoded: str) -> Network:
     given (``cv2.setNumThreads``; the benchmark gives one).
     """
     raw = base64.b64decode(encoded)
-    try:
-        import onnxruntime
-    except ImportError:
+    onnxruntime = _onnxruntime()
+    if onnxruntime is None:
         return _opencv_network(raw)
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = max(1, cv2.getNumThreads())
@@ -322,6 +321,25 @@ def load_onnx(encoded: str) -> Network:
     session = onnxruntime.InferenceSession(raw, options, providers=["CPUExecutionProvider"])
     name = session.get_inputs()[0].name
     return lambda batch: session.run(None, {name: batch})[0]
+
+
+def engine() -> tuple[str, str]:
+    """Which library runs the networks in this process, and its version: ``("ONNX Runtime",
+    ...)``, or ``("OpenCV", ...)`` where ONNX Runtime is not installed (``companion doctor``
+    says so: dice then read about half as fast)."""
+    onnxruntime = _onnxruntime()
+    if onnxruntime is None:
+        return "OpenCV", cv2.__version__
+    return "ONNX Runtime", onnxruntime.__version__
+
+
+def _onnxruntime():
+    """The ``onnxruntime`` module, or ``None`` where it is not installed (32-bit Pi OS)."""
+    try:
+        import onnxruntime
+    except ImportError:
+        return None
+    return onnxruntime
 
 
 def _opencv_network(raw: bytes) -> Network:

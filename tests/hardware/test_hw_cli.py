@@ -1,21 +1,28 @@
 """``companion tags``, ``companion config`` and ``companion doctor`` (through their parsers)."""
 
 import argparse
+import base64
 import functools
 import json
+import sys
 import threading
 
 import hwtools  # noqa: F401  (puts the repository first on sys.path)
+import numpy as np
 import pytest
 from gpiozero import Button
 from gpiozero.pins.mock import MockFactory
 from hwfakes import FakeKeyboard, FakeMFRC522
 
+import vision
+import vision.net
 from companion import config as settings
 from hardware import doctor
 from hardware.cli import add_hardware_parsers
 from hardware.rfid.mfrc522 import MFRC522
 from hardware.status import Status
+from vision.profile import taught_path
+from vision.synth import render
 
 
 def run(capsys, *argv):
@@ -105,3 +112,64 @@ def test_doctor_passes_on_a_healthy_box(tmp_path, monkeypatch):
     assert "04A1B2C3" in by_name["last tag"].detail and "unknown tag" in by_name["last tag"].detail
     Button(27, pin_factory=factory)          # the undo pin, held by another program
     assert "GPIO27" in doctor.check_pins(settings.load([conf]), factory).detail
+
+
+@pytest.fixture
+def fresh_models():
+    """The dice models loaded anew in the test, and again after it (they are kept per process)."""
+    vision.net.shipped.cache_clear()
+    yield
+    vision.net.shipped.cache_clear()
+
+
+def _red_dice(data_dir, count=3):
+    image = render("last-bastion/combat", np.random.default_rng(7), faces=["red"] * count)[0]
+    vision.teach("last-bastion/combat", "red", [image], data_dir, count=count)
+
+
+def test_doctor_reads_a_test_roll_and_names_the_library_and_taught_profiles(tmp_path, capsys):
+    _red_dice(tmp_path / "data")
+    code, out, _ = run(capsys, "doctor", "--lang", "fr")
+    line = next(line for line in out.splitlines() if "lecteur de dés" in line)
+    assert line.startswith("[ ok ]") and "lit juste un lancer d'essai de 6 dés" in line
+    assert "ONNX Runtime" in line and "faces apprises : last-bastion/combat" in line
+
+
+def test_doctor_says_dice_read_more_slowly_without_onnx_runtime(monkeypatch, fresh_models,
+                                                                 tmp_path):
+    """A 32-bit Pi OS has no ONNX Runtime: the dice still read, and the tinkerer is told why
+    they read more slowly and what to do."""
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)
+    check = doctor.check_dice(tmp_path)
+    assert check.ok is True and "with OpenCV" in check.detail and "more slowly" in check.detail
+    assert "pip install onnxruntime" in check.fix and "64-bit" in check.fix
+
+
+def test_doctor_names_damaged_dice_models(monkeypatch, fresh_models, tmp_path):
+    shipped = vision.net.read_model_file("dice.json")
+    damaged = {**shipped, "detector": base64.b64encode(b"not a network").decode()}
+    monkeypatch.setattr(vision.net, "read_model_file",
+                        lambda name: damaged if name == "dice.json" else shipped)
+    check = doctor.check_dice(tmp_path)
+    assert check.ok is False and "the dice models do not run" in check.detail
+    assert "--force-reinstall table-companion" in check.fix
+
+
+def test_doctor_names_a_model_that_reads_the_test_roll_wrong(monkeypatch, tmp_path):
+    """A model file whose class names no longer match its network (edited by hand, a bad
+    retraining) reads every die, wrong: the test roll tells."""
+    model = vision.net.read_model_file("dice.json")
+    mixed = vision.net.DiceNets.from_dict({**model, "classes": model["classes"][::-1]})
+    monkeypatch.setattr("vision.reader.shipped", lambda: mixed)
+    check = doctor.check_dice(tmp_path)
+    assert check.ok is False and check.detail.startswith("read a test roll of 1, 2, 3, 4, 5, 6 as")
+
+
+def test_doctor_names_a_damaged_taught_file_and_the_way_out(tmp_path):
+    _red_dice(tmp_path)
+    path = taught_path("last-bastion/combat", tmp_path)
+    path.write_text(path.read_text()[:100])
+    check = doctor.check_dice(tmp_path)
+    assert check.ok is False and str(path) in check.detail and "unreadable" in check.detail
+    assert "faces reset --profile PROFILE" in check.fix
+    assert "illisibles" in check.text("fr")["detail"]

@@ -53,6 +53,9 @@ GRID = 8  # the detector's input sides are multiples of this
 UNSURE = 0.6  # a first look with a lower median score is worth a closer look (large frames)
 ZOOMED = 0.05  # the half-size look is kept when its median score is this much higher
 ADDED = 0.5  # a die only a look not kept found joins the kept look's finds at this score
+PIP_SIDE = 0.5  # a find under this share of a larger find's side, inside it, may be its pip ...
+WHOLE = 0.9  # ... replaced by the larger find when that is read as a face this surely (and the
+#              smaller finds mostly not)
 MAX_INPUT = 640 * 640  # largest detector input (pixels) of the second look
 MIN_SIDE = 4  # a box narrower than this (in frame pixels, after clipping) is not a die
 
@@ -211,7 +214,8 @@ class DiceNets:
         pixels). A look is kept over the first when its median score is ``ZOOMED`` higher.
         The looks not kept still add the dice they alone found, when they are ``ADDED`` sure
         of them: the half-size look, surer of a tray's dice as a whole, sees two touching dice
-        as one (docs/vision.md, "Pipeline").
+        as one (docs/vision.md, "Pipeline"); and a die they found whole takes the place of its
+        pips, when the first look took them for dice (see :meth:`_whole`).
         """
         h, w = image.shape[:2]
         scale = DET_INPUT / max(h, w)
@@ -225,7 +229,32 @@ class DiceNets:
             if _median_score(more) > _median_score(found) + ZOOMED:
                 found, more = more, found
             passed_over += more
-        return _joined(found, passed_over)
+        return _joined(self._whole(image, found, passed_over), passed_over)
+
+    def _whole(self, image: np.ndarray, found: list[Found], others: list[Found]) -> list[Found]:
+        """``found`` with each die of ``others`` that holds two or more much smaller finds (its
+        pips, found as dice: a die twice the usual size in a 640 px frame) in their place, when
+        the pip classifier reads it as a face at least ``WHOLE`` sure and reads most of them as
+        no face that surely (it learned a pip as no die); where another find has its centre
+        in its box (the die itself, found whole), the pips are only dropped. A larger find
+        around a group of tiny dice (far away, framed whole by the half-size look) is seldom
+        read as a face, and its dice are read as faces: they stay."""
+        candidates = [(b, pips) for b in sorted(others, key=lambda f: -f.score)
+                      if len(pips := _pips_of(b, found)) >= 2]
+        if not candidates or self.classifier is None:
+            return found
+        inner = list({f: None for _, pips in candidates for f in pips})
+        probs = self.classify(image, [b for b, _ in candidates] + inner)
+        faces = [i for i, c in enumerate(self.classes) if c != NOT_A_DIE]
+        sure = probs[:, faces].max(axis=1) >= WHOLE
+        sure_inner = dict(zip(inner, sure[len(candidates):], strict=True))
+        for (b, pips), whole in zip(candidates, sure[:len(candidates)], strict=True):
+            pips = [f for f in pips if f in found]
+            if whole and len(pips) >= 2 and 2 * sum(sure_inner[f] for f in pips) < len(pips):
+                found = [f for f in found if f not in pips]
+                if not any(_inside(f.centre, b.box) for f in found):
+                    found.append(b)
+        return found
 
     def _detect(self, image: np.ndarray, scale: float) -> list[Found]:
         """The dice the detector finds in ``image`` shrunk by ``scale``, clipped to the frame."""
@@ -257,6 +286,11 @@ def _median_score(found: list[Found]) -> float:
     """How sure the detector is of a set of finds (0 for none). Python's median: numpy's
     costs a tenth of a millisecond on a dozen numbers, three times a frame."""
     return float(statistics.median(f.score for f in found)) if found else 0.0
+
+
+def _pips_of(die: Found, found: list[Found]) -> list[Found]:
+    """The finds with their centre in ``die``'s box and less than ``PIP_SIDE`` of its side."""
+    return [f for f in found if f.side < PIP_SIDE * die.side and _inside(f.centre, die.box)]
 
 
 def _joined(kept: list[Found], others: list[Found]) -> list[Found]:

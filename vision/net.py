@@ -53,6 +53,10 @@ GRID = 8  # the detector's input sides are multiples of this
 UNSURE = 0.6  # a first look with a lower median score is worth a closer look (large frames)
 ZOOMED = 0.05  # the half-size look is kept when its median score is this much higher
 ADDED = 0.5  # a die only a look not kept found joins the kept look's finds at this score
+SMALL_SIDE = 14  # dice under this many input pixels (median) in a large frame are looked at ...
+CLOSE_SIDE = 22  # ... again at this size (about the tray dice's size in the first look) ...
+CLOSE_MARGIN = 3  # ... in the part of the frame this many die sides around them ...
+CLOSER = 1.3  # ... when that look is at least this much closer
 PIP_SIDE = 0.5  # a find under this share of a larger find's side, inside it, may be its pip ...
 WHOLE = 0.9  # ... replaced by the larger find when that is read as a face this surely (and the
 #              smaller finds mostly not)
@@ -212,14 +216,16 @@ class DiceNets:
         where the first look is unsure (median score under ``UNSURE``: a 12 MP photo of a tray
         far away, small dice), at twice that too (the input no larger than ``MAX_INPUT``
         pixels). A look is kept over the first when its median score is ``ZOOMED`` higher.
-        The looks not kept still add the dice they alone found, when they are ``ADDED`` sure
-        of them: the half-size look, surer of a tray's dice as a whole, sees two touching dice
-        as one (docs/vision.md, "Pipeline"); and a die they found whole takes the place of its
-        pips, when the first look took them for dice (see :meth:`_whole`).
+        A large frame whose dice the kept look still saw small is looked at again, closer,
+        where they lie (see :meth:`_closer`). The looks not kept still add the dice they alone
+        found, when they are ``ADDED`` sure of them: the half-size look, surer of a tray's dice
+        as a whole, sees two touching dice as one (docs/vision.md, "Pipeline"); and a die they
+        found whole takes the place of its pips, when the first look took them for dice (see
+        :meth:`_whole`).
         """
         h, w = image.shape[:2]
         scale = DET_INPUT / max(h, w)
-        found = self._detect(image, scale)
+        found, kept = self._detect(image, scale), scale
         looks = [scale / 2]
         if max(h, w) > 2 * DET_INPUT and _median_score(found) < UNSURE:
             looks.append(min(2 * scale, float(np.sqrt(MAX_INPUT / (h * w)))))
@@ -227,9 +233,38 @@ class DiceNets:
         for other in looks:
             more = self._detect(image, other)
             if _median_score(more) > _median_score(found) + ZOOMED:
-                found, more = more, found
+                found, more, kept = more, found, other
             passed_over += more
+        if max(h, w) > 2 * DET_INPUT:
+            closer = self._closer(image, found, kept)
+            if _median_score(closer) > _median_score(found) + ZOOMED:
+                found, closer = closer, found
+            passed_over += closer
         return _joined(self._whole(image, found, passed_over), passed_over)
+
+    def _closer(self, image: np.ndarray, found: list[Found], scale: float) -> list[Found]:
+        """The dice found by a look at the part of the frame where ``found`` lie (``CLOSE_MARGIN``
+        die sides around them), at the scale that gives them ``CLOSE_SIDE`` input pixels (the
+        input no larger than ``MAX_INPUT``), when the look at ``scale`` saw them under
+        ``SMALL_SIDE``; none otherwise. Tiny dice far away in a large frame (a phone photo of a
+        whole table, a tray in a corner of a wide view) are seen at about the size the detector
+        learned, at the cost of one look at a small part of the frame."""
+        if not found:
+            return []
+        side = statistics.median(f.side for f in found)
+        if side * scale >= SMALL_SIDE:
+            return []
+        h, w = image.shape[:2]
+        margin = CLOSE_MARGIN * side
+        x0 = max(0, int(min(f.box[0] for f in found) - margin))
+        y0 = max(0, int(min(f.box[1] for f in found) - margin))
+        x1 = min(w, int(max(f.box[2] for f in found) + margin))
+        y1 = min(h, int(max(f.box[3] for f in found) + margin))
+        zoom = min(CLOSE_SIDE / side, float(np.sqrt(MAX_INPUT / ((x1 - x0) * (y1 - y0)))))
+        if zoom < CLOSER * scale:
+            return []
+        return [Found((f.box[0] + x0, f.box[1] + y0, f.box[2] + x0, f.box[3] + y0), f.score)
+                for f in self._detect(image[y0:y1, x0:x1], zoom)]
 
     def _whole(self, image: np.ndarray, found: list[Found], others: list[Found]) -> list[Found]:
         """``found`` with each die of ``others`` that holds two or more much smaller finds (its

@@ -121,14 +121,18 @@ def test_a_large_white_die_is_read_whole_not_by_its_pips():
     assert score.face_accuracy >= 0.75
 
 
-def test_tiny_dice_seen_whole_as_a_group_stay_dice():
+def test_tiny_dice_in_a_large_frame_are_looked_at_closer():
     """The tray photo in the middle of a canvas four times its side (dice a quarter of their
-    size): the half-size look frames groups of tiny dice as one die. Such a group is not read
-    as a face, so its dice are not replaced by it (replacing any larger find holding smaller
-    ones took this row from .597 to .456, docs/vision.md)."""
+    size, issue 16's "dice at 20 px in a 1280 px frame"): the kept look saw them at a few
+    input pixels and missed 3 in 10. A large frame whose dice were seen small is looked at
+    again, closer, where they lie (docs/vision.md, "Pipeline"): recall .700 -> .906, face
+    accuracy .615 -> .835 on fold 0. The half-size look frames groups of such tiny dice as one
+    die; a group is not read as a face, so its dice are not replaced by it (replacing any
+    larger find holding smaller ones took this row from .597 to .456)."""
     score = _transformed_score("byler", "canvas")
     assert score.labelled == 340
-    assert score.face_accuracy >= 0.6
+    assert score.recall >= 0.88
+    assert score.face_accuracy >= 0.8
 
 
 def test_a_die_read_through_a_neighbours_box_is_doubted():

@@ -60,7 +60,7 @@ CLOSER = 1.3  # ... when that look is at least this much closer
 PIP_SIDE = 0.5  # a find under this share of a larger find's side, inside it, may be its pip ...
 WHOLE = 0.9  # ... replaced by the larger find when that is read as a face this surely (and the
 #              smaller finds mostly not)
-MAX_INPUT = 640 * 640  # largest detector input (pixels) of the second look
+MAX_INPUT = 640 * 640  # largest detector input (pixels) of the 2x and the closer look
 MIN_SIDE = 4  # a box narrower than this (in frame pixels, after clipping) is not a die
 
 Network = Callable[[np.ndarray], np.ndarray]  # an NCHW float32 batch in, the network's output out
@@ -395,7 +395,7 @@ def load_onnx(encoded: str) -> Network:
 def engine() -> tuple[str, str]:
     """Which library runs the networks in this process, and its version: ``("ONNX Runtime",
     ...)``, or ``("OpenCV", ...)`` where ONNX Runtime is not installed (``companion doctor``
-    says so: dice then read about half as fast)."""
+    says so: dice then read about 1.5 times more slowly)."""
     onnxruntime = _onnxruntime()
     if onnxruntime is None:
         return "OpenCV", cv2.__version__

@@ -29,9 +29,9 @@ from companion.engine.session import DEFINITIONS
 from companion.engine.tags import TagMap
 from companion.i18n import render
 from companion.voices import DEVICE, ENGINE, PLAYER, VoiceError, open_voice
-from vision import ProfileError, list_profiles, self_test
-from vision.profile import taught_faces, taught_path
-from vision.say import LANGUAGES
+from vision import ProfileError, list_profiles
+from vision.profile import taught_faces
+from vision.selftest import self_test
 
 from . import sources
 from .build import PIN_DEVICES, ROLES, make_camera, make_pin_factory, make_reader
@@ -173,12 +173,11 @@ def check_dice(data_dir: Path) -> Check:
                      _m("doctor.fix.dice_models"))
     taught, problems = [], []
     for name in list_profiles():
-        if taught_path(name, data_dir).exists():
-            try:
-                taught_faces(name, data_dir)
+        try:
+            if taught_faces(name, data_dir):
                 taught.append(name)
-            except ProfileError as error:
-                problems.append({lang: error.text(lang) for lang in LANGUAGES})
+        except ProfileError as error:
+            problems.append(error.texts())
     if problems:
         return Check("dice reader", False, _m("doctor.dice.taught", problems=problems),
                      _m("doctor.fix.taught"))

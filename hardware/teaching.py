@@ -32,7 +32,6 @@ from vision.profile import (
     save_taught,
     taught_faces,
 )
-from vision.say import LANGUAGES
 from vision.teach import named_face, photo_dice
 
 from .preview import jpeg
@@ -102,7 +101,7 @@ class DiceTeacher:
             try:
                 taught, problem = taught_faces(name, self.data_dir), None
             except vision.ProfileError as error:
-                taught, problem = {}, {lang: error.text(lang) for lang in LANGUAGES}
+                taught, problem = {}, error.texts()
             faces = list(shipped.faces) + [f for f in taught if f not in shipped.faces]
             found.append({"profile": name, "faces": faces, "taught": taught,
                           "examples": {face: len(self._examples(name, face)) for face in taught},

@@ -2,8 +2,9 @@
 
 Public entry points: :func:`read` (one frame to a :class:`Roll`), :func:`load_image` (a file to
 a frame, with clear errors), :func:`teach` (learn a face from photos), :class:`SettledRollDetector`
-(report each roll once on a stream), :func:`iter_frames` (frames of a video or image folder) and
-:func:`self_test` (a test roll the reader must read right, for ``companion doctor``).
+(report each roll once on a stream) and :func:`iter_frames` (frames of a video or image folder).
+:func:`vision.selftest.self_test` reads a test roll for ``companion doctor`` (kept out of this
+import: it draws the roll with ``vision.synth``, which a reading never needs).
 Bad input raises a :class:`VisionError` (``ImageError``, ``ProfileError``) whose key says what
 was wrong in French or English (:mod:`vision.say`). Vision never imports the engine: it returns
 faces, and ``hardware/`` turns them into events.
@@ -15,7 +16,6 @@ from .profile import Profile, ProfileError, list_profiles, load_profile
 from .reader import read
 from .roll import Die, Roll
 from .say import VisionError
-from .selftest import SelfTest, self_test
 from .settle import SettledRoll, SettledRollDetector
 from .teach import teach
 
@@ -25,7 +25,6 @@ __all__ = [
     "Profile",
     "ProfileError",
     "Roll",
-    "SelfTest",
     "SettledRoll",
     "SettledRollDetector",
     "VisionError",
@@ -34,6 +33,5 @@ __all__ = [
     "load_image",
     "load_profile",
     "read",
-    "self_test",
     "teach",
 ]

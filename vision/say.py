@@ -61,3 +61,8 @@ class VisionError(ValueError):
     def text(self, lang: str) -> str:
         """The sentence in ``lang``."""
         return say(self.key, lang, **self.params)
+
+    def texts(self) -> dict[str, str]:
+        """The sentence in every language the package speaks, by language (a page shows the
+        one its reader reads)."""
+        return {lang: self.text(lang) for lang in LANGUAGES}

@@ -13,8 +13,9 @@ from functools import cache
 import dice_fixtures  # noqa: F401  (first: puts the repository before tests/ on sys.path)
 import pytest
 
+from benchmarks.vision import score_set, unseen_frames
 from vision import load_profile, read
-from vision.datasets import SETS, set_frames, unseen_by
+from vision.datasets import SETS, set_frames
 from vision.evaluate import Score
 from vision.synth import SYNTH_PROFILES, render_set
 
@@ -54,15 +55,11 @@ SYNTH_FLOORS = {
 
 
 @cache
-def held_out_score(name: str) -> Score:
+def held_out_score(name: str, transform: str = "none") -> Score:
     """The score over the photos of set ``name`` that the model reading them never saw (the
-    shipped model's held-out fold; the folds of held-out models of the same recipe, if any)."""
-    profile, score = load_profile("d6"), Score()
-    for stem, image, truths in set_frames(name):
-        usable, nets = unseen_by(name, stem)
-        if usable:
-            score.add(read(image, profile, nets=nets), truths)
-    return score
+    shipped model's held-out fold; the folds of held-out models of the same recipe, if any),
+    each transformed as the benchmark's row ``transform`` does: the benchmark's own reading."""
+    return score_set(unseen_frames(name), transform)
 
 
 @pytest.mark.parametrize("name", SETS)
@@ -92,21 +89,6 @@ def test_synthetic_profiles_meet_floors(name):
     assert score.uncertain_share <= floor["asked"]
 
 
-def _transformed_score(name: str, transform: str, fold: int = 0) -> Score:
-    """The score over one fold of a set, each photo transformed as the benchmark's row
-    ``transform`` does (``benchmarks/vision.py``), read by a model that never saw it."""
-    from benchmarks.vision import TRANSFORMS
-    from vision.datasets import photo_fold
-
-    profile, score = load_profile("d6"), Score()
-    for stem, image, truths in set_frames(name):
-        usable, nets = unseen_by(name, stem)
-        if usable and photo_fold(stem) == fold:
-            seen, labels = TRANSFORMS[transform](image, truths)
-            score.add(read(seen, profile, nets=nets), labels)
-    return score
-
-
 def test_a_large_white_die_is_read_whole_not_by_its_pips():
     """Issue 16's webcam photos with their dice at twice the size. Each wrong face read as
     certain was one pip of a white die on the pale desk, taken for a die of face 1 while the die
@@ -115,7 +97,7 @@ def test_a_large_white_die_is_read_whole_not_by_its_pips():
     dice, and the half-size look the die: a larger find holding two or more much smaller ones
     now replaces them when it reads as a face and they mostly do not (docs/vision.md,
     "Pipeline"): face accuracy .626 before, .768 since."""
-    score = _transformed_score("webcam", "double")
+    score = held_out_score("webcam", "double")
     assert score.labelled >= 190
     assert score.certain_wrong <= 6
     assert score.face_accuracy >= 0.75
@@ -129,7 +111,7 @@ def test_tiny_dice_in_a_large_frame_are_looked_at_closer():
     accuracy .615 -> .835 on fold 0. The half-size look frames groups of such tiny dice as one
     die; a group is not read as a face, so its dice are not replaced by it (replacing any
     larger find holding smaller ones took this row from .597 to .456)."""
-    score = _transformed_score("byler", "canvas")
+    score = held_out_score("byler", "canvas")
     assert score.labelled == 340
     assert score.recall >= 0.88
     assert score.face_accuracy >= 0.8

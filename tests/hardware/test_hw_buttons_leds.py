@@ -85,6 +85,7 @@ def test_a_press_that_cannot_be_turned_into_an_event_is_explained(factory, table
     assert len(table.session.journal_entries()) == before
     assert spoken(table)[-1] == "Nothing to confirm with the button. Draw a Horde card."
     table.session.submit({"type": "card", "id": "incube"}, source="web")
+    table.announcer.wait_idle()             # the draw is heard first (a warning jumps the queue)
     press(factory, 17)                      # three legal slots: the host chooses
     settled(lambda: len(warnings) == 2)
     assert spoken(table)[-1].startswith("Nothing to confirm with the button. Where does Incube")

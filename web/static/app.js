@@ -7,6 +7,17 @@
 const TEXTS = JSON.parse(document.getElementById("texts").textContent);
 const BOOT = JSON.parse(document.getElementById("boot").textContent);
 const $ = (id) => document.getElementById(id);
+
+/** Put ``html`` in ``el`` unless the page last put exactly that there: most redraws (a
+ * reconnect, the host check, a poll of the box, an update to another part of the page) change
+ * nothing, and replacing a button by its twin loses a tap that lands in between (it did, in a
+ * browser test) as well as focus and an unfolded detail. */
+const drawn = new WeakMap();
+function draw(el, html) {
+  if (drawn.get(el) === html) return;
+  drawn.set(el, html);
+  el.innerHTML = html;
+}
 const STALE_AFTER = 40000;
 const GAMES = {};
 const SECTIONS = ["helper", "board", "heroes", "reserve"];
@@ -118,11 +129,6 @@ function accept(data, snapshot) {
   render();
   loadRole();
 }
-
-setInterval(() => {
-  if (Date.now() - app.lastMessage > STALE_AFTER) connect();
-}, 1000);
-window.addEventListener("online", connect);
 
 setInterval(() => {
   if (Date.now() - app.lastMessage > STALE_AFTER) connect();
@@ -249,7 +255,7 @@ function render() {
   renderPrompts();
   for (const section of SECTIONS) {
     const html = game && game[section] ? game[section](app.pic.view) : "";
-    $(section).innerHTML = html;
+    draw($(section), html);
     $(section).hidden = !html;
   }
   renderLog();
@@ -268,10 +274,10 @@ function renderTop(game) {
   const top = game.top(view);
   const score = view.score == null || typeof view.score === "object" ? ""
     : ` · ${esc(t("ui.score", {n: view.score}))}`;
-  $("headline").innerHTML = view.status === "playing" ? top.headline
+  draw($("headline"), view.status === "playing" ? top.headline
     : `<span class="over ${esc(view.status)}">${esc(name(view.status))}</span> ` +
-      `${esc(name(view.reason))}${score}`;
-  $("deck").innerHTML = top.sub;
+      `${esc(name(view.reason))}${score}`);
+  draw($("deck"), top.sub);
 }
 
 function renderPrompts() {
@@ -279,8 +285,8 @@ function renderPrompts() {
   const warnings = (app.pic.texts.warnings || []).map((w) => `<p class="warning">⚠ ` +
     `${esc(both(w))}</p>`).join("");
   $("prompts").hidden = !prompts.length && !warnings;
-  $("prompts").innerHTML = warnings + (prompts.length ? `<h2>${esc(t("ui.prompts"))}</h2>` : "") +
-    prompts.map((p) => `<p class="prompt">${esc(both(p))}</p>`).join("");
+  draw($("prompts"), warnings + (prompts.length ? `<h2>${esc(t("ui.prompts"))}</h2>` : "") +
+    prompts.map((p) => `<p class="prompt">${esc(both(p))}</p>`).join(""));
 }
 
 /** The announcements, newest version first; each version's lines together, in the order they
@@ -290,8 +296,8 @@ function renderLog() {
     `<li><span class="v">${entry.version}</span><div>${entry.said.map((said) =>
       `<p>${esc(both(said))}</p>`).join("")}</div></li>`);
   // the list scrolls (at most 40% of the screen): focusable, so a keyboard can scroll it too
-  $("log").innerHTML = `<h2 id="log-title">${esc(t("ui.log"))}</h2><ol class="log" ` +
-    `tabindex="0" aria-labelledby="log-title">${versions.join("")}</ol>`;
+  draw($("log"), `<h2 id="log-title">${esc(t("ui.log"))}</h2><ol class="log" ` +
+    `tabindex="0" aria-labelledby="log-title">${versions.join("")}</ol>`);
 }
 
 // -- host controls -------------------------------------------------------------------------------
@@ -315,19 +321,19 @@ function renderHost() {
   more.hidden = true;
   $("host-toggle").textContent = app.hostOpen ? t("ui.close") : t("ui.host");
   document.body.classList.toggle("hosting", app.hostOpen && app.host);
-  $("undo-slot").innerHTML = app.hostOpen && app.host ? button("undo", t("ui.undo")) : "";
+  draw($("undo-slot"), app.hostOpen && app.host ? button("undo", t("ui.undo")) : "");
   if (!app.hostOpen || !app.pic) return;
-  if (!app.host && app.pinSet === null) { box.innerHTML = "<p>…</p>"; return; }
+  if (!app.host && app.pinSet === null) { draw(box, "<p>…</p>"); return; }
   if (!app.host) {
     const first = !app.pinSet;
-    box.innerHTML = `<h2>${esc(t(first ? "ui.pin_choose" : "ui.login"))}</h2>` +
+    draw(box, `<h2>${esc(t(first ? "ui.pin_choose" : "ui.login"))}</h2>` +
       `<form data-form="${first ? "pin" : "login"}">` + (first ? `<input name="code" ` +
       `inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" required ` +
       `aria-label="${esc(t("ui.setup_code"))}" placeholder="${esc(t("ui.setup_code"))}">` : "") +
       `<input name="pin" type="password" ` +
       `inputmode="numeric" autocomplete="current-password" pattern="[0-9]{4,12}" required ` +
       `aria-label="${esc(t("ui.pin"))}" placeholder="${esc(t("ui.pin"))}">` +
-      `<button>${esc(t(first ? "ui.pin_set" : "ui.login_button"))}</button></form>`;
+      `<button>${esc(t(first ? "ui.pin_set" : "ui.login_button"))}</button></form>`);
     return;
   }
   const view = app.pic.view;
@@ -341,7 +347,7 @@ function renderHost() {
   let html = tools ? `<div class="row tools">${tools}</div>` : "";
   if (expects.kind === "setup") html += newGame();
   else if (game && expects.kind !== "nothing") html += game.host(view, expects);
-  box.innerHTML = `<h2 class="sr-only">${esc(t("ui.host"))}</h2>` + html;
+  draw(box, `<h2 class="sr-only">${esc(t("ui.host"))}</h2>` + html);
   let extra = game && game.more && expects.kind !== "setup" ? game.more(view) : "";
   if (view.game && expects.kind !== "setup") extra += Teach.section(view);
   if (game && game.roles) extra += roleLinks(game.roles);
@@ -350,8 +356,8 @@ function renderHost() {
   if (view.game && expects.kind !== "setup") {
     extra += `<details><summary>${esc(t("ui.new_game"))}</summary>${newGame()}</details>`;
   }
-  more.innerHTML = `<h2>${esc(t("ui.host_more"))}</h2>` + extra +
-    `<div class="row">${button("logout", t("ui.logout"), 'class="quiet"')}</div>`;
+  draw(more, `<h2>${esc(t("ui.host_more"))}</h2>` + extra +
+    `<div class="row">${button("logout", t("ui.logout"), 'class="quiet"')}</div>`);
   more.hidden = false;
   Typed.restore(box);
   Typed.restore(more);
@@ -511,7 +517,7 @@ function renderRole() {
   const game = pic && gameOf(pic.view);
   box.hidden = !(game && game.role);
   if (!box.hidden) {
-    box.innerHTML = game.role(pic);
+    draw(box, game.role(pic));
     Typed.restore(box);
   }
 }
@@ -626,6 +632,7 @@ document.addEventListener("submit", (e) => {
   if (!form) return;
   e.preventDefault();
   Typed.forget(form);
+  drawn.delete(form.closest("#host, #host-more, #role"));  // redrawn afresh once it is handled
   const submit = handler("forms", form.dataset.form, form);
   if (submit) submit(formData(form), form);
 });

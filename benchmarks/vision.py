@@ -28,15 +28,17 @@ die counts as wrong), wrong faces reported as certain, the share of found dice m
 labelled box. Speed (``--no-speed`` skips it): milliseconds of CPU on one thread
 (``time.thread_time``: on this shared machine wall time mostly measures the other jobs; wall time
 is printed too) per 640×640 byler photo and per 12 MP photo (aws photos scaled to 4032×3024),
-with the shipped model, run by ONNX Runtime (``--opencv``: by OpenCV, as on a Pi without ONNX
-Runtime). Synthetic rows: coloured and symbol dice renders (vision.synth, seeds
-1000+, never used for training).
+and per 200 MP JPEG file (three aws photos at 16320×12240, decoding included), with the shipped
+model, run by ONNX Runtime (``--opencv``: by OpenCV, as on a Pi without ONNX Runtime).
+Synthetic rows: coloured and symbol dice renders (vision.synth, seeds 1000+, never used for
+training).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
@@ -47,7 +49,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision import load_profile, read  # noqa: E402
+from vision import load_image, load_profile, read  # noqa: E402
 from vision.datasets import (  # noqa: E402
     CREDITS,
     SETS,
@@ -222,6 +224,20 @@ def timed(
     return cpu, wall
 
 
+def huge_photo_files(photos: list[np.ndarray], nets: DiceNets | None) -> list[float]:
+    """CPU milliseconds (one thread) to load and read each photo saved as a 200 MP JPEG (a
+    phone's largest; ``load_image`` decodes it shrunk)."""
+    p, cpu = load_profile("d6"), []
+    with tempfile.TemporaryDirectory() as folder:
+        for i, photo in enumerate(photos):
+            path = Path(folder) / f"{i}.jpg"
+            cv2.imwrite(str(path), cv2.resize(photo, (16320, 12240)))
+            start = time.thread_time()
+            read(load_image(path), p, nets=nets)
+            cpu.append((time.thread_time() - start) * 1000)
+    return cpu
+
+
 def _ms(values: list[float]) -> str:
     return f"median {np.median(values):.1f} / p95 {np.percentile(values, 95):.1f} ms"
 
@@ -275,6 +291,9 @@ def main(argv: list[str] | None = None) -> int:
         cpu, wall = timed((cv2.resize(im, (4032, 3024)) for im in aws), nets)
         print(f"12 MP photos ({len(aws)} aws photos at 4032x3024): CPU {_ms(cpu)}; "
               f"wall {_ms(wall)}")
+        cpu = huge_photo_files(aws[:3], nets)
+        print(f"200 MP photo files ({len(cpu)} aws photos at 16320x12240, JPEG, decoding "
+              f"included): CPU {_ms(cpu)}")
     return 0
 
 

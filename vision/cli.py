@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .frames import iter_frames
-from .imageio import ImageError, load_image
+from .imageio import ImageError, load_image, load_photo
 from .profile import (
     ProfileError,
     forget_taught,
@@ -137,7 +137,8 @@ def cmd_read(args: argparse.Namespace) -> int:
     for name in args.images:
         start = time.perf_counter()
         try:
-            roll = read(load_image(name), profile, expected=args.expected, colours=args.colours)
+            image, scale = load_photo(name)
+            roll = read(image, profile, expected=args.expected, colours=args.colours)
         except VisionError as exc:
             status = _fail_image(args, name, exc)
             continue
@@ -146,6 +147,7 @@ def cmd_read(args: argparse.Namespace) -> int:
                 "image.read_failed", path=name, detail=f"{type(exc).__name__}: {exc}"))
             continue
         ms = (time.perf_counter() - start) * 1000
+        roll = roll.scaled(1 / scale) if scale < 1 else roll
         if args.json:
             print(json.dumps({"image": name, "ms": round(ms, 1), **roll.to_dict()}), flush=True)
         else:

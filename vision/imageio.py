@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import struct
 from pathlib import Path
 
 import cv2
@@ -9,16 +10,36 @@ import numpy as np
 
 from .say import VisionError
 
+MAX_PIXELS = 16_000_000  # a larger photo is read shrunk to this: its dice stay tens of pixels
+MAX_DECODED = 64_000_000  # a larger file that cannot be decoded shrunk (not a JPEG) is refused
+JPEG_SHRINKS = ((2, cv2.IMREAD_REDUCED_COLOR_2), (4, cv2.IMREAD_REDUCED_COLOR_4),
+                (8, cv2.IMREAD_REDUCED_COLOR_8))
+
 
 class ImageError(VisionError):
     """A file could not be used as an image; the message says why in one line."""
 
 
 def load_image(path: str | Path) -> np.ndarray:
-    """Read ``path`` as a BGR ``uint8`` array.
+    """Read ``path`` as a BGR ``uint8`` array, shrunk to at most ``MAX_PIXELS`` (see
+    :func:`load_photo`).
 
-    Raises :class:`ImageError` for a missing, empty, truncated or non-image file instead of
-    returning ``None`` like ``cv2.imread`` does, so callers never work on a half-decoded frame.
+    Raises :class:`ImageError` for a missing, empty, truncated, too large or non-image file
+    instead of returning ``None`` like ``cv2.imread`` does, so callers never work on a
+    half-decoded frame.
+    """
+    return load_photo(path)[0]
+
+
+def load_photo(path: str | Path) -> tuple[np.ndarray, float]:
+    """Read ``path`` as a BGR ``uint8`` array and the scale it was read at (1.0, or less for a
+    photo over ``MAX_PIXELS``: a 48 or 200 MP phone photo holds far more pixels than its dice
+    need, and decoding it whole would take most of a Raspberry Pi's memory).
+
+    A JPEG is decoded shrunk (by 2, 4 or 8, which costs no more than the smaller image); another
+    file is decoded whole and then shrunk, unless it says it holds more than ``MAX_DECODED``
+    pixels: that is refused before decoding (a PNG of a few hundred kilobytes can say it holds
+    400 million pixels, which took 2.4 GB). Raises :class:`ImageError` as :func:`load_image`.
     """
     path = Path(path)
     try:
@@ -29,10 +50,43 @@ def load_image(path: str | Path) -> np.ndarray:
         raise ImageError("image.empty_file", path=path)
     if _truncated(data):
         raise ImageError("image.truncated", path=path)
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    size = declared_size(data)
+    pixels = size[0] * size[1] if size else 0
+    flag = cv2.IMREAD_COLOR
+    if pixels > MAX_PIXELS and data[:2] == b"\xff\xd8":
+        flag = next((f for k, f in JPEG_SHRINKS if pixels <= MAX_PIXELS * k * k),
+                    JPEG_SHRINKS[-1][1])
+    elif pixels > MAX_DECODED:
+        raise ImageError("image.too_large", path=path, width=size[0], height=size[1],
+                         most=MAX_DECODED // 1_000_000)
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
+    except cv2.error:  # OpenCV's own limit (a billion pixels), for a format not measured here
+        raise ImageError("image.not_an_image", path=path) from None
     if image is None or image.size == 0:
         raise ImageError("image.not_an_image", path=path)
-    return image
+    full = max(size) if size else max(image.shape[:2])  # either way round (EXIF turns it)
+    if image.shape[0] * image.shape[1] > MAX_PIXELS:
+        shrink = float(np.sqrt(MAX_PIXELS / (image.shape[0] * image.shape[1])))
+        image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+    return image, max(image.shape[:2]) / full
+
+
+def declared_size(data: bytes) -> tuple[int, int] | None:
+    """The width and height a PNG or JPEG file says it holds, read from its header; ``None``
+    for another format or a header that cannot be read."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
+        return struct.unpack(">II", data[16:24])
+    if data[:2] != b"\xff\xd8":
+        return None
+    at = 2
+    while at + 9 <= len(data) and data[at] == 0xFF:
+        marker = data[at + 1]
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # a frame's header
+            height, width = struct.unpack(">HH", data[at + 5 : at + 9])
+            return width, height
+        at += 2 + struct.unpack(">H", data[at + 2 : at + 4])[0]
+    return None
 
 
 def _truncated(data: bytes) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 Box = tuple[int, int, int, int]
 
@@ -53,6 +53,12 @@ class Roll:
     def faces(self) -> list[str]:
         """The faces read, sorted, uncertain ones included."""
         return sorted(d.face for d in self.dice)
+
+    def scaled(self, factor: float) -> Roll:
+        """The same roll with every box ``factor`` times larger: the dice of a photo read shrunk
+        (``vision.imageio.load_photo``) placed in the file's own pixels."""
+        return replace(self, dice=tuple(
+            replace(d, box=tuple(round(v * factor) for v in d.box)) for d in self.dice))
 
     def to_dict(self) -> dict:
         """A JSON-ready view (what ``companion dice read --json`` prints)."""

@@ -75,7 +75,7 @@ def load_photo(path: str | Path) -> tuple[np.ndarray, float]:
 def declared_size(data: bytes) -> tuple[int, int] | None:
     """The width and height a PNG or JPEG file says it holds, read from its header; ``None``
     for another format or a header that cannot be read."""
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR" and len(data) >= 24:
         return struct.unpack(">II", data[16:24])
     if data[:2] != b"\xff\xd8":
         return None

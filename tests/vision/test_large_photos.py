@@ -12,10 +12,12 @@ import zlib
 import cv2
 import pytest
 from dice_fixtures import byler
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_cli_teach import run
 
 from vision import ImageError, read
-from vision.imageio import MAX_PIXELS, load_photo
+from vision.imageio import MAX_PIXELS, declared_size, load_photo
 
 UPSCALE = 8  # a 640 px tray photo becomes 5120 x 5120: 26 Mpx
 
@@ -69,3 +71,11 @@ def test_a_decompression_bomb_is_refused_before_it_is_decoded(tmp_path, capsys):
     assert run(["dice", "read", "--profile", "d6", "--lang", "fr", str(path)]) == 2
     error = capsys.readouterr().err
     assert "20000×20000 pixels" in error and "trop grande" in error and "OpenCV" not in error
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=40))
+def test_any_header_is_measured_or_not_but_never_raises(tail):
+    for head in (b"\xff\xd8", b"\xff\xd8\xff\xc0", b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR"):
+        size = declared_size(head + tail)
+        assert size is None or (len(size) == 2 and min(size) >= 0)

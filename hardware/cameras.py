@@ -11,12 +11,15 @@ opens.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
+
+log = logging.getLogger(__name__)
 
 
 class CameraError(OSError):
@@ -167,12 +170,16 @@ class ReplayCamera:
         try:
             from vision import iter_frames
 
-            frames = iter_frames(self.path, self.fps)
+            frames = iter_frames(self.path, self.fps, skipped=self._left_out)
             first = next(frames)
         except Exception as exc:  # unreadable file, no frames, OpenCV that cannot load
             raise CameraError(f"{self.path} holds no frames ({type(exc).__name__}: {exc})") \
                 from exc
         return _chain(first, frames)
+
+    def _left_out(self, error: Exception) -> None:
+        """An image of the folder that cannot be read: said in the log, the replay goes on."""
+        log.warning("%s: %s (left out)", self.name, error)
 
     def read(self) -> Frame:
         """The next frame; EndOfStream after the last one (unless looping)."""

@@ -206,10 +206,18 @@ def cmd_faces(args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    """``dice watch``: print each settled roll until the stream ends or Ctrl-C."""
+    """``dice watch``: print each settled roll until the stream ends or Ctrl-C; an image of a
+    folder that cannot be read is named on stderr and left out, and the exit code is then 2 at
+    the end (as ``dice read`` does for a batch)."""
+    left_out: list[ImageError] = []
+
+    def leave_out(error: ImageError) -> None:
+        left_out.append(error)
+        _fail(args, error)
+
     try:
         profile = load_profile(args.profile, _data_dir(args))
-        frames = iter_frames(args.video if args.video else args.camera)
+        frames = iter_frames(args.video if args.video else args.camera, skipped=leave_out)
         detector = SettledRollDetector(lambda f: read(f, profile), still_seconds=args.still)
         for stamp, frame in frames:
             settled = detector.feed(frame, stamp)
@@ -220,8 +228,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
     except (ImageError, ProfileError) as exc:
         return _fail(args, exc)
     except KeyboardInterrupt:
-        return 0
-    return 0
+        pass
+    return BAD_INPUT if left_out else 0
 
 
 def main(argv: list[str] | None = None) -> int:

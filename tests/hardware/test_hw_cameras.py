@@ -86,6 +86,28 @@ def test_a_folder_of_images_is_a_replay_too(tmp_path):
     assert records == [{"type": "dice", "faces": ["2", "4"], "source": "camera"}]
 
 
+def test_a_broken_image_in_a_folder_is_left_out_and_the_replay_goes_on(tmp_path, caplog):
+    """One unreadable file among a folder's frames used to end each pass of the replay: the
+    camera was reopened from the first frame, again and again, and never saw the frames after
+    it (so never the roll)."""
+    video = dice_video(tmp_path / "roll.avi", ["2", "4"], profile="d6")
+    capture = cv2.VideoCapture(str(video))
+    index = 0
+    while (frame := capture.read())[0]:
+        cv2.imwrite(str(tmp_path / f"frame{index:03d}.png"), frame[1])
+        index += 1
+    broken = tmp_path / "frame002.png"
+    broken.write_bytes(broken.read_bytes()[:200])
+    two = dice_expected(2)
+    started = time.monotonic()
+    records = run_watcher(ReplayCamera(tmp_path, realtime=False), lambda: two,
+                          labelled("2", "4"), retry=0.05)
+    assert records == [{"type": "dice", "faces": ["2", "4"], "source": "camera"}]
+    assert time.monotonic() - started < 20  # the replay ended: it did not start over
+    assert [r.getMessage() for r in caplog.records if "frame002.png" in r.getMessage()] == [
+        f"replay {tmp_path}: {broken}: truncated image file (left out)"]
+
+
 def test_unsure_or_miscounted_rolls_ask_the_host():
     def roll(*faces, unsure=False):
         return Roll("d6", tuple(Die(f, 0.3 if unsure else 1.0, (0, 0, 9, 9), unsure)

@@ -211,6 +211,21 @@ def test_watch_prints_each_settled_roll(tmp_path, capsys):
     assert out.count(" roll: ") == 2
 
 
+def test_watch_leaves_out_a_broken_image_names_it_and_goes_on(tmp_path, capsys):
+    first, _ = render_frame("last-bastion/combat", 50, count=3)
+    second, _ = render_frame("last-bastion/combat", 51, count=2)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i, frame in enumerate([first] * 12 + [second] * 12):
+        cv2.imwrite(str(folder / f"{i:03d}.png"), frame)
+    (folder / "006.png").write_bytes(b"not pixels")
+    assert run(["dice", "watch", "--video", str(folder), "--profile", "last-bastion/combat",
+                "--still", "0.3", "--data-dir", str(tmp_path), "--lang", "fr"]) == 2
+    printed = capsys.readouterr()
+    assert printed.out.count("lancer") == 2
+    assert printed.err == f"erreur : {folder / '006.png'} : pas une image qu'OpenCV sait décoder\n"
+
+
 def test_watch_missing_video_exit_2(tmp_path, capsys):
     assert run(["dice", "watch", "--video", str(tmp_path / "none.mp4"), "--profile", "d6"]) == 2
     assert "no such file" in capsys.readouterr().err

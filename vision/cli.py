@@ -223,7 +223,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
             settled = detector.feed(frame, stamp)
             if settled:
                 what = say("cli.bumped" if settled.bumped else "cli.roll", _lang(args))
-                print(f"{stamp:8.2f}s {what}: {', '.join(settled.roll.faces)}", flush=True)
+                print(say("cli.settled", _lang(args), stamp=f"{stamp:8.2f}", what=what,
+                          faces=", ".join(settled.roll.faces)), flush=True)
                 print(format_roll(settled.roll, _lang(args)), flush=True)
     except (ImageError, ProfileError) as exc:
         return _fail(args, exc)

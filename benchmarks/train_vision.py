@@ -12,8 +12,9 @@ every photo of ``--sets`` except fold ``HELD_OUT`` (0) of each, which the benchm
 file records its ``sets`` and ``held_out`` fold. The shipped ``dice.json`` (issue 16) is the
 detector of ``final --steps 4000 --classifier-steps 8000 --weight byler=2`` with a classifier
 retrained on it by ``final --keep-detector --classifier-steps 10000 --weight byler=2`` (the
-"part of a die" cut-outs included, the detector's finds mined with its looks joined), both held
-out from fold 0 of every set (docs/vision.md, "What is shipped"). A run writes its detector alone to
+"part of a die" cut-outs included, the detector's finds mined with its looks joined, the
+``CLS_WIDTHS`` channels), both held out from fold 0 of every set (docs/vision.md, "What is
+shipped"). A run writes its detector alone to
 ``DIR/dice.detector.json`` as soon as it is trained. Measure a run before shipping it with
 ``benchmarks/vision.py --model DIR/dice.json``.
 
@@ -33,7 +34,7 @@ renders of every profile (``vision.synth``, seeds 90000 and up, which neither th
 sees the photos of the fold it leaves out, and the benchmark reads each photo only with a model
 that did not see it (``vision.datasets.unseen_by``). ``benchmarks/models/fold<k>.json``, when
 present, holds held-out fold models of a recipe named with ``--recipe`` (benchmark only, not
-shipped): the shipped recipe's (``tray-weighted-pips``, the classifier of each retrained with
+shipped): the shipped recipe's (``wide-pips``, the classifier of each retrained with
 ``fold<k> --keep-detector --classifier-steps 10000 --weight byler=2`` over the tray-weighted
 detector of that fold), with ``shipped.json`` (the shipped file naming the recipe) its fold 0.
 """
@@ -85,7 +86,9 @@ PATCH = 192  # detector training patch (input pixels)
 DIE_RANGE = (5.0, 48.0)  # detector training: the frame's median die side in input pixels
 SCALE_RANGE = (0.35, 2.5)  # detector training, frames without dice: scale from DET_INPUT
 DET_WIDTHS = (8, 16, 48)  # detector channels (the previous round's model: 8, 16, 32)
-CLS_WIDTHS = (24, 48, 64, 64)  # classifier channels at 40, 20, 10 and 5 pixels
+# classifier channels at 40, 20, 10 and 5 pixels; (24, 48, 64, 64) before issue 16's wide round,
+# whose classifier asks about fewer dice (3.2 points per row on fold 0) at the same speed
+CLS_WIDTHS = (32, 64, 96, 96)
 PART_SHARE = 0.08  # classifier cut-outs of part of a die's face (no die: see classifier_sample)
 PART_SIZE = 0.35  # their side, as a share of the die's (a pip and its surroundings)
 HARD_FROM = 0.5  # share of the detector's steps after which frames it errs on weigh more

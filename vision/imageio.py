@@ -10,6 +10,7 @@ import numpy as np
 
 from .say import VisionError
 
+JPEG_START = b"\xff\xd8"  # every JPEG file begins so
 MAX_PIXELS = 16_000_000  # a larger photo is read shrunk to this: its dice stay tens of pixels
 MAX_DECODED = 64_000_000  # a larger file that cannot be decoded shrunk (not a JPEG) is refused
 JPEG_SHRINKS = ((2, cv2.IMREAD_REDUCED_COLOR_2), (4, cv2.IMREAD_REDUCED_COLOR_4),
@@ -53,7 +54,7 @@ def load_photo(path: str | Path) -> tuple[np.ndarray, float]:
     size = declared_size(data)
     pixels = size[0] * size[1] if size else 0
     flag = cv2.IMREAD_COLOR
-    if pixels > MAX_PIXELS and data[:2] == b"\xff\xd8":
+    if pixels > MAX_PIXELS and data.startswith(JPEG_START):
         flag = next((f for k, f in JPEG_SHRINKS if pixels <= MAX_PIXELS * k * k),
                     JPEG_SHRINKS[-1][1])
     elif pixels > MAX_DECODED:
@@ -77,7 +78,7 @@ def declared_size(data: bytes) -> tuple[int, int] | None:
     for another format or a header that cannot be read."""
     if data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR" and len(data) >= 24:
         return struct.unpack(">II", data[16:24])
-    if data[:2] != b"\xff\xd8":
+    if not data.startswith(JPEG_START):
         return None
     at = 2
     while at + 9 <= len(data) and data[at] == 0xFF:
@@ -91,7 +92,7 @@ def declared_size(data: bytes) -> tuple[int, int] | None:
 
 def _truncated(data: bytes) -> bool:
     """True for JPEG/PNG files whose end marker is missing (OpenCV would decode them partly)."""
-    if data[:3] == b"\xff\xd8\xff":
+    if data.startswith(JPEG_START + b"\xff"):
         return b"\xff\xd9" not in data[-1024:]
     if data[:8] == b"\x89PNG\r\n\x1a\n":
         return b"IEND" not in data[-64:]

@@ -74,13 +74,17 @@ def test_nothing_is_read_while_the_game_waits_for_something_else(tmp_path):
     assert reader.calls == 0
 
 
-def test_a_folder_of_images_is_a_replay_too(tmp_path):
-    video = dice_video(tmp_path / "roll.avi", ["2", "4"], profile="d6")
-    capture = cv2.VideoCapture(str(video))
+def roll_as_images(folder) -> None:
+    """A video of a roll of 2 and 4, written to ``folder`` as one PNG per frame."""
+    capture = cv2.VideoCapture(str(dice_video(folder / "roll.avi", ["2", "4"], profile="d6")))
     index = 0
     while (frame := capture.read())[0]:
-        cv2.imwrite(str(tmp_path / f"frame{index:03d}.png"), frame[1])
+        cv2.imwrite(str(folder / f"frame{index:03d}.png"), frame[1])
         index += 1
+
+
+def test_a_folder_of_images_is_a_replay_too(tmp_path):
+    roll_as_images(tmp_path)
     two = dice_expected(2)
     records = run_watcher(ReplayCamera(tmp_path, realtime=False), lambda: two, labelled("2", "4"))
     assert records == [{"type": "dice", "faces": ["2", "4"], "source": "camera"}]
@@ -90,12 +94,7 @@ def test_a_broken_image_in_a_folder_is_left_out_and_the_replay_goes_on(tmp_path,
     """One unreadable file among a folder's frames used to end each pass of the replay: the
     camera was reopened from the first frame, again and again, and never saw the frames after
     it (so never the roll)."""
-    video = dice_video(tmp_path / "roll.avi", ["2", "4"], profile="d6")
-    capture = cv2.VideoCapture(str(video))
-    index = 0
-    while (frame := capture.read())[0]:
-        cv2.imwrite(str(tmp_path / f"frame{index:03d}.png"), frame[1])
-        index += 1
+    roll_as_images(tmp_path)
     broken = tmp_path / "frame002.png"
     broken.write_bytes(broken.read_bytes()[:200])
     two = dice_expected(2)

@@ -183,44 +183,32 @@ def test_teach_without_dice_is_an_error(tmp_path):
         teach("last-bastion/combat", "red", [np.full((200, 200, 3), 150, np.uint8)], tmp_path)
 
 
-def test_watch_prints_each_settled_roll(tmp_path, capsys):
+def two_rolls(tmp_path):
+    """A folder of 24 frames: a roll of three combat dice, then one of two, 12 frames each."""
     first, _ = render_frame("last-bastion/combat", 50, count=3)
     second, _ = render_frame("last-bastion/combat", 51, count=2)
     folder = tmp_path / "frames"
     folder.mkdir()
     for i, frame in enumerate([first] * 12 + [second] * 12):
         cv2.imwrite(str(folder / f"{i:03d}.png"), frame)
-    assert (
-        run(
-            [
-                "dice",
-                "watch",
-                "--video",
-                str(folder),
-                "--profile",
-                "last-bastion/combat",
-                "--still",
-                "0.3",
-                "--data-dir",
-                str(tmp_path),
-            ]
-        )
-        == 0
-    )
+    return folder
+
+
+def watch(folder, tmp_path, *more: str) -> int:
+    return run(["dice", "watch", "--video", str(folder), "--profile", "last-bastion/combat",
+                "--still", "0.3", "--data-dir", str(tmp_path), *more])
+
+
+def test_watch_prints_each_settled_roll(tmp_path, capsys):
+    assert watch(two_rolls(tmp_path), tmp_path) == 0
     out = capsys.readouterr().out
     assert out.count(" roll: ") == 2
 
 
 def test_watch_leaves_out_a_broken_image_names_it_and_goes_on(tmp_path, capsys):
-    first, _ = render_frame("last-bastion/combat", 50, count=3)
-    second, _ = render_frame("last-bastion/combat", 51, count=2)
-    folder = tmp_path / "frames"
-    folder.mkdir()
-    for i, frame in enumerate([first] * 12 + [second] * 12):
-        cv2.imwrite(str(folder / f"{i:03d}.png"), frame)
+    folder = two_rolls(tmp_path)
     (folder / "006.png").write_bytes(b"not pixels")
-    assert run(["dice", "watch", "--video", str(folder), "--profile", "last-bastion/combat",
-                "--still", "0.3", "--data-dir", str(tmp_path), "--lang", "fr"]) == 2
+    assert watch(folder, tmp_path, "--lang", "fr") == 2
     printed = capsys.readouterr()
     assert printed.out.count(" s lancer : ") == 2
     assert printed.err == f"erreur : {folder / '006.png'} : pas une image qu'OpenCV sait décoder\n"

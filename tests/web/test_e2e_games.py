@@ -46,18 +46,28 @@ def test_runemasters_from_the_host_page(browser, server):  # noqa: F811
     assert not viewer.errors and not host.errors
 
 
-def test_attack_on_titan_from_the_host_page(browser, server):  # noqa: F811
-    viewer, host = start(browser, server, "aot-last-stand")
+def fill_aot_setup(host) -> None:
+    """The host names the Titan's player and two heroes' in Attack on Titan's setup form."""
     host.fill("input[name=titan-name]", "Théo")
     host.fill("input[name=h0-name]", "Corentin")
     host.fill("input[name=h1-name]", "Léa")
-    host.click("form[data-form=setup] button")
-    at_version(viewer, 1)
-    expect(viewer.locator("#headline")).to_contain_text("Step 1/7")
+
+
+def commit_aot_cards(host) -> None:
+    """The host sends the Titan's two cards of step 1, one face up and one face down."""
     form = host.locator("form[data-event=commit]")
     form.locator("input[name=up]").fill("pietinement")
     form.locator("input[name=down]").fill("frenesie")
     form.locator("button").click()
+
+
+def test_attack_on_titan_from_the_host_page(browser, server):  # noqa: F811
+    viewer, host = start(browser, server, "aot-last-stand")
+    fill_aot_setup(host)
+    host.click("form[data-form=setup] button")
+    at_version(viewer, 1)
+    expect(viewer.locator("#headline")).to_contain_text("Step 1/7")
+    commit_aot_cards(host)
     at_version(viewer, 2)
     expect(viewer.locator("#headline")).to_contain_text("Step 2/7")
     expect(viewer.locator("#heroes .hero")).to_have_count(2)

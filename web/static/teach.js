@@ -82,7 +82,7 @@ const Teach = (() => {
 
   function redraw() {
     const box = document.getElementById("teach-any");
-    if (box && app.pic) box.innerHTML = body(app.pic.view);
+    if (box && app.pic) draw(box, body(app.pic.view));
   }
 
   /** Keep the kind and id typed in the form (the page redraws the host controls often); say

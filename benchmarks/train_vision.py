@@ -57,7 +57,7 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.datasets import SETS, photo_fold, set_frames  # noqa: E402
+from vision.datasets import SETS, photo_fold, set_frames, top_faces  # noqa: E402
 from vision.evaluate import UNCLEAR, match  # noqa: E402
 from vision.models import FOLDS  # noqa: E402
 from vision.net import (  # noqa: E402
@@ -506,7 +506,7 @@ def hard_weights(model: Detector, frames: list, most: int = 8) -> np.ndarray:
     model.eval()
     errors: dict[int, int] = {}
     with torch.no_grad():
-        for _, image, dice in frames:
+        for name, image, dice in frames:
             if id(image) in errors:
                 continue
             small, scale = detector_input(image)
@@ -514,7 +514,7 @@ def hard_weights(model: Detector, frames: list, most: int = 8) -> np.ndarray:
             h, w = image.shape[:2]
             found = [c for f in decode(out, scale, DETECT_THRESHOLD)
                      if (c := in_frame(f, w, h)) is not None]
-            hits = len(match([f.box for f in found], [b for _, b in dice]))
+            hits = len(match([f.box for f in found], [b for _, b in dice], top_faces(name)))
             errors[id(image)] = len(found) + len(dice) - 2 * hits
     weights = np.array([1 + min(most, errors[id(f[1])]) for f in frames], float)
     names = np.array([f[0] for f in frames])
@@ -573,7 +573,7 @@ def mistakes(detector: str, frames: list) -> list:
         if id(image) not in finds:  # repeated entries of one photo are the same array
             finds[id(image)] = nets.detect(image)
         found = finds[id(image)]
-        pairs = match([f.box for f in found], [b for _, b in dice])
+        pairs = match([f.box for f in found], [b for _, b in dice], top_faces(name))
         hit = {i for i, _ in pairs}
         seen = [(dice[j][0], found[i]) for i, j in pairs if dice[j][0] != UNCLEAR]
         out.append((name, image, dice, [f for i, f in enumerate(found) if i not in hit], seen))

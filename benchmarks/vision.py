@@ -56,6 +56,7 @@ from vision.datasets import (  # noqa: E402
     candidate,
     photo_fold,
     set_frames,
+    top_faces,
     trained_sets,
     unseen_by,
 )
@@ -171,7 +172,7 @@ def taught_from_photos(name: str, per_face: int, frames: list[Frame], seed: int 
         examples[face] = [v.tolist() for v in vectors if v is not None]
     profile = Profile("pips-as-symbols", LEARNED, tuple(examples), threshold=0.5,
                       open_faces=True, examples=examples)
-    score = Score()
+    score = Score(top_faces(name))
     for stem, image, truths in frames:
         usable, nets = unseen_by(name, stem)
         if photo_fold(stem) == HELD_OUT and usable:
@@ -193,9 +194,10 @@ def unseen_frames(
     return usable
 
 
-def score_set(frames: list[tuple[Frame, DiceNets | None]], transform: str) -> Score:
-    """Read every photo of a set after ``transform``, each with a model that never saw it."""
-    profile, score = load_profile("d6"), Score()
+def score_set(name: str, frames: list[tuple[Frame, DiceNets | None]], transform: str) -> Score:
+    """Read every photo of set ``name`` after ``transform``, each with a model that never saw
+    it."""
+    profile, score = load_profile("d6"), Score(top_faces(name))
     for (_, image, truths), nets in frames:
         seen, labels = TRANSFORMS[transform](image, truths)
         score.add(read(seen, profile, nets=nets), labels)
@@ -271,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.sets:
         frames = unseen_frames(name, args.limit, args.model)
         for transform in args.transforms:
-            print(row(f"{name} | {transform}", score_set(frames, transform)), flush=True)
+            print(row(f"{name} | {transform}", score_set(name, frames, transform)), flush=True)
     for per_face in args.teach:
         for name in args.sets:
             score = taught_from_photos(name, per_face, list(set_frames(name)))

@@ -45,6 +45,13 @@ SETS = {
         PhotoSet("webcam", "matteop65-webcam-d6", top_face_boxes=True),
     )
 }
+def top_faces(name: str) -> bool:
+    """Whether the labels of the photo set ``name`` frame the top face only, not the whole die
+    (``False`` for a render profile's name): matching a find to its label then allows more
+    (``vision.evaluate.match``)."""
+    return name in SETS and SETS[name].top_face_boxes
+
+
 CREDITS = (
     'roboflow set: "Dice" dataset, Roboflow export "Dice - v3 better_augmentation", from '
     "github.com/Epanemu/GameDiceRecognition and Roboflow's public \"6 Sided Dice\" dataset "

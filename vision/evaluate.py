@@ -52,22 +52,27 @@ def iou(a: Box, b: Box) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def _centre_inside(found: Box, truth: Box) -> bool:
-    cx, cy = (found[0] + found[2]) / 2, (found[1] + found[3]) / 2
-    return truth[0] <= cx <= truth[2] and truth[1] <= cy <= truth[3]
+def _centre_inside(inner: Box, outer: Box) -> bool:
+    cx, cy = (inner[0] + inner[2]) / 2, (inner[1] + inner[3]) / 2
+    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
 
 
-def match(found: Sequence[Box], truths: Sequence[Box]) -> list[tuple[int, int]]:
+def match(
+    found: Sequence[Box], truths: Sequence[Box], top_faces: bool = False
+) -> list[tuple[int, int]]:
     """Pair found boxes with labelled boxes one to one, best overlap first.
 
-    A pair is allowed when IoU >= 0.5 or the found centre lies inside the labelled box.
-    Returns ``(found index, truth index)`` pairs.
+    A pair is allowed when IoU >= 0.5 or the found centre lies inside the labelled box. Where
+    the labels frame the top face only (``top_faces``: a set photographed at a slant, whose
+    boxes leave out the die's sides), a pair is also allowed when the labelled centre lies
+    inside the found box: a find around the whole die holds its top face, but its own centre
+    lies lower, on the die's side. Returns ``(found index, truth index)`` pairs.
     """
     candidates = []
     for i, f in enumerate(found):
         for j, t in enumerate(truths):
             overlap = iou(f, t)
-            if overlap >= 0.5 or _centre_inside(f, t):
+            if overlap >= 0.5 or _centre_inside(f, t) or (top_faces and _centre_inside(t, f)):
                 candidates.append((overlap, i, j))
     candidates.sort(reverse=True)
     used_f, used_t, pairs = set(), set(), []
@@ -85,8 +90,10 @@ UNCLEAR = "unclear"  # a die its labeller could not read: neither counted right 
 
 @dataclass
 class Score:
-    """Running totals over frames; ``add`` one frame at a time, then read the ratios."""
+    """Running totals over frames; ``add`` one frame at a time, then read the ratios.
+    ``top_faces``: the labels frame the top face only (see :func:`match`)."""
 
+    top_faces: bool = False
     found: int = 0
     labelled: int = 0
     matched: int = 0
@@ -104,11 +111,11 @@ class Score:
         """
         if any(t.face == UNCLEAR for t in truths):
             unclear = [t.box for t in truths if t.face == UNCLEAR]
-            there = {i for i, _ in match([d.box for d in roll.dice], unclear)}
+            there = {i for i, _ in match([d.box for d in roll.dice], unclear, self.top_faces)}
             roll = Roll(roll.profile, tuple(d for i, d in enumerate(roll.dice) if i not in there),
                         roll.notes)
             truths = [t for t in truths if t.face != UNCLEAR]
-        pairs = match([d.box for d in roll.dice], [t.box for t in truths])
+        pairs = match([d.box for d in roll.dice], [t.box for t in truths], self.top_faces)
         by_truth = {j: roll.dice[i] for i, j in pairs}
         outcomes = []
         for j, truth in enumerate(truths):

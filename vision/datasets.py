@@ -45,6 +45,8 @@ SETS = {
         PhotoSet("webcam", "matteop65-webcam-d6", top_face_boxes=True),
     )
 }
+
+
 def top_faces(name: str) -> bool:
     """Whether the labels of the photo set ``name`` frame the top face only, not the whole die
     (``False`` for a render profile's name): matching a find to its label then allows more

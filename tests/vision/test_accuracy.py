@@ -170,3 +170,17 @@ def test_a_die_found_twice_is_one_die(name, stem):
     assert score.precision == 1.0
     assert score.matched == len(roll.dice) >= 2
     assert any(d.uncertain for d in roll.dice)
+
+
+def test_touching_dice_stay_two_dice():
+    """Only boxes more than half over each other are one die: two dice side by side whose
+    boxes overlap a little (40 % of the smaller) both stay; a box mostly inside another is
+    dropped for the surer reading, which is still asked about."""
+    from vision.reader import _doubt_crowded, _one_per_die
+    from vision.roll import Die
+
+    left, right = Die("3", 0.95, (0, 0, 50, 50), False), Die("5", 0.97, (30, 0, 80, 50), False)
+    whole = Die("6", 0.99, (100, 100, 150, 160), False)
+    top = Die("2", 0.6, (105, 100, 145, 135), True)
+    dice = _one_per_die(_doubt_crowded([left, right, whole, top]))
+    assert [(d.face, d.uncertain) for d in dice] == [("3", True), ("5", True), ("6", True)]

@@ -34,7 +34,7 @@ renders of every profile (``vision.synth``, seeds 90000 and up, which neither th
 sees the photos of the fold it leaves out, and the benchmark reads each photo only with a model
 that did not see it (``vision.datasets.unseen_by``). ``benchmarks/models/fold<k>.json``, when
 present, holds held-out fold models of a recipe named with ``--recipe`` (benchmark only, not
-shipped): the shipped recipe's (``wide-pips``, the classifier of each retrained with
+shipped): the shipped recipe's (``top-faces``, the classifier of each retrained with
 ``fold<k> --keep-detector --classifier-steps 10000 --weight byler=2`` over the tray-weighted
 detector of that fold), with ``shipped.json`` (the shipped file naming the recipe) its fold 0.
 """

@@ -70,7 +70,8 @@ def read(
         ]
     if not dice:
         return Roll(profile.name, (), (NO_DICE,))
-    dice = _one_per_die(_doubt_crowded(dice))
+    covered = _covered(dice)
+    dice = _one_per_die(_doubt_crowded(dice, covered), covered)
     if _blurred(image, dice):
         notes.append(quality.BLURRED)
         dice = [Die(d.face, d.confidence, d.box, True) for d in dice]
@@ -82,24 +83,24 @@ def read(
     return Roll(profile.name, tuple(dice), tuple(notes))
 
 
-def _doubt_crowded(dice: list[Die]) -> list[Die]:
+def _doubt_crowded(dice: list[Die], covered: np.ndarray) -> list[Die]:
     """A box largely covered by another die's box is a second look at one die or spans two
     touching dice: its cut-out holds a neighbour's marks, so its reading is not trusted (the
     host is asked). On the real photos this turns a wrong face read at 0.99 into a question
-    for 17 more dice in 1,487 (docs/vision.md)."""
-    crowded = _covered(np.array([d.box for d in dice], np.int64).reshape(-1, 4)) > CROWDED
+    for 17 more dice in 1,487 (docs/vision.md). ``covered``: ``_covered(dice)``."""
+    crowded = covered > CROWDED
     return [Die(d.face, d.confidence, d.box, True) if doubt else d
             for d, doubt in zip(dice, crowded.any(axis=1), strict=True)]
 
 
-def _one_per_die(dice: list[Die]) -> list[Die]:
+def _one_per_die(dice: list[Die], covered: np.ndarray) -> list[Die]:
     """The dice with each die counted once: a die seen at a slant can be found twice, whole and
     by its top face, and of two boxes covering each other over ``SAME_DIE`` only the surer
     reading stays (still doubted: its box was crowded). On five folds this drops about half of
     the false finds on aws (precision .984 -> .993) and a quarter on roboflow (.886 -> .915),
     for one to three real dice of about 1,800 on each; the tray and the webcam have no such
-    pairs (docs/vision.md, "Pipeline")."""
-    covered = _covered(np.array([d.box for d in dice], np.int64).reshape(-1, 4))
+    pairs (docs/vision.md, "Pipeline"). ``covered``: ``_covered(dice)``, measured once for
+    this and ``_doubt_crowded``."""
     same = np.maximum(covered, covered.T) > SAME_DIE
     kept: list[int] = []
     for i in sorted(range(len(dice)), key=lambda k: -dice[k].confidence):
@@ -108,10 +109,10 @@ def _one_per_die(dice: list[Die]) -> list[Die]:
     return [dice[i] for i in sorted(kept)]
 
 
-def _covered(boxes: np.ndarray) -> np.ndarray:
-    """The share of each box's area (row) that each other box (column) covers, 0 for itself:
-    all pairs at once, as a 12 MP photo can hold 200 finds."""
-    x0, y0, x1, y1 = boxes.T
+def _covered(dice: list[Die]) -> np.ndarray:
+    """The share of each die's box area (row) that each other die's box (column) covers, 0 for
+    itself: all pairs at once, as a 12 MP photo can hold 200 finds."""
+    x0, y0, x1, y1 = np.array([d.box for d in dice], np.int64).reshape(-1, 4).T
     width = np.minimum(x1[:, None], x1) - np.maximum(x0[:, None], x0)
     height = np.minimum(y1[:, None], y1) - np.maximum(y0[:, None], y0)
     area = ((x1 - x0) * (y1 - y0))[:, None]

@@ -125,13 +125,14 @@ def test_a_die_read_through_a_neighbours_box_is_doubted():
     """Two boxes over one spot (a second look at a die, or a box spanning two touching dice):
     the cut-out holds a neighbour's pips, so however sure the classifier is, the host is asked;
     a die standing apart keeps its certainty."""
-    from vision.reader import _doubt_crowded
+    from vision.reader import _covered, _doubt_crowded
     from vision.roll import Die
 
     apart, first, second = (Die("4", 0.999, (0, 0, 40, 40), False),
                             Die("2", 0.99, (100, 100, 144, 143), False),
                             Die("1", 0.999, (104, 110, 133, 140), False))
-    doubted = _doubt_crowded([apart, first, second])
+    dice = [apart, first, second]
+    doubted = _doubt_crowded(dice, _covered(dice))
     assert [d.uncertain for d in doubted] == [False, True, True]
     assert [(d.face, d.confidence) for d in doubted] == [("4", 0.999), ("2", 0.99), ("1", 0.999)]
 
@@ -178,11 +179,13 @@ def test_touching_dice_stay_two_dice():
     """Only boxes more than half over each other are one die: two dice side by side whose
     boxes overlap a little (40 % of the smaller) both stay; a box mostly inside another is
     dropped for the surer reading, which is still asked about."""
-    from vision.reader import _doubt_crowded, _one_per_die
+    from vision.reader import _covered, _doubt_crowded, _one_per_die
     from vision.roll import Die
 
     left, right = Die("3", 0.95, (0, 0, 50, 50), False), Die("5", 0.97, (30, 0, 80, 50), False)
     whole = Die("6", 0.99, (100, 100, 150, 160), False)
     top = Die("2", 0.6, (105, 100, 145, 135), True)
-    dice = _one_per_die(_doubt_crowded([left, right, whole, top]))
+    found = [left, right, whole, top]
+    covered = _covered(found)
+    dice = _one_per_die(_doubt_crowded(found, covered), covered)
     assert [(d.face, d.uncertain) for d in dice] == [("3", True), ("5", True), ("6", True)]

@@ -12,9 +12,11 @@ ships a package's ``*.json``). At run time ONNX Runtime (or OpenCV), OpenCV and 
 * The **classifier** sees each die cut out of the full-size frame, centred on the die and
   ``CROP_SCALE`` times its box side, at ``CROP`` pixels, and gives the probability of each pip
   face and of "not a die". A cut-out the network is not all but certain about (below ``SURE``)
-  is shown again turned by quarter turns and mirrored (``VIEWS`` looks in all, probabilities
-  averaged): a pip face stays the same face but the network's mistakes change, so the average is
-  more often right and less often wrong with confidence; most dice are read at a glance.
+  is shown again turned by quarter turns, and a wider cut-out (``WIDE_SCALE``) turned and
+  mirrored (``VIEWS`` looks in all, probabilities averaged): a pip face stays the same face but
+  the network's mistakes change, so the average is more often right and less often wrong with
+  confidence; the wider cut-out keeps the pips a box set off the top face leaves out (a die
+  seen at a slant, framed by its top face). Most dice are read at a glance.
 * The **embedder** (``faces.json``) sees the same cut-out of a die of a learned profile and
   describes it with ``EMBED`` numbers; faces are then named by their nearest taught examples
   (``vision.classify``), so a new die is taught from photos, never by retraining.
@@ -45,7 +47,8 @@ SIZE_UNIT = 32.0  # box sizes are predicted in units of 32 input pixels
 CROP = 40  # side of the classifier's input in pixels
 CROP_SCALE = 1.2  # crop side / die box side
 NOT_A_DIE = "none"
-VIEWS = 8  # looks at an unsure cut-out: four quarter turns, each also mirrored
+VIEWS = 8  # looks at an unsure die: four quarter turns, and four mirrored ones of a wider cut
+WIDE_SCALE = 1.45  # crop side / die box side of the wider cut-out (docs/vision.md, "Second look")
 SURE = 0.99  # a first look at least this sure is kept as is (docs/vision.md, "Speed")
 EMBED = 24  # length of the face embedding of learned profiles
 TURNS = 4  # quarter-turned looks averaged into one face embedding
@@ -300,14 +303,19 @@ class DiceNets:
 
     def classify(self, image: np.ndarray, found: list[Found]) -> np.ndarray:
         """Class probabilities (one row per die, columns as ``classes``); dice not read at
-        ``SURE`` at a glance are averaged over ``VIEWS`` turned and mirrored looks."""
+        ``SURE`` at a glance are averaged over ``VIEWS`` looks: the cut-out turned, and a wider
+        one turned and mirrored."""
         if not found:
             return np.zeros((0, len(self.classes)), np.float32)
         batch = to_blob([crop(image, f.centre, f.side * CROP_SCALE) for f in found])
         probs = self._run(batch)
         unsure = np.flatnonzero(probs.max(axis=1) < SURE)
         if len(unsure):
-            more = self._run(_views(batch[unsure], range(1, VIEWS)))
+            wide = to_blob([crop(image, found[i].centre, found[i].side * WIDE_SCALE)
+                            for i in unsure])
+            turns = VIEWS // 2
+            more = self._run(np.concatenate([_views(batch[unsure], range(1, turns)),
+                                             _views(wide, range(turns, VIEWS))]))
             probs[unsure] = (probs[unsure] + more.reshape(VIEWS - 1, len(unsure), -1).sum(axis=0)
                              ) / VIEWS
         return probs

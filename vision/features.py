@@ -37,12 +37,13 @@ SCALES = np.array(
 
 @cache
 def version() -> str:
-    """What a feature vector means in this version: its length and the embedder that made its
-    last ``EMBED`` numbers (a digest of ``models/faces.json``). Vectors of another version are
-    not comparable with today's (a retrained embedder keeps the length but not the meaning), so
-    taught faces are stored with it and refused when it differs."""
+    """What a feature vector means in this version: its length, the embedder that made its
+    last ``EMBED`` numbers (a digest of ``models/faces.json``) and the cut-outs it was shown
+    (``wide``: turned ones and wider mirrored ones, since issue 16). Vectors of another version
+    are not comparable with today's (a retrained embedder keeps the length but not the meaning),
+    so taught faces are stored with it and refused when it differs."""
     digest = hashlib.sha256(read_model_file("faces.json")["embedder"].encode()).hexdigest()
-    return f"{FEATURES}-{digest[:12]}"
+    return f"{FEATURES}-{digest[:12]}-wide"
 
 
 def describe(image: np.ndarray, blobs: list[Blob]) -> list[np.ndarray | None]:

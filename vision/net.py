@@ -17,9 +17,10 @@ ships a package's ``*.json``). At run time ONNX Runtime (or OpenCV), OpenCV and 
   the network's mistakes change, so the average is more often right and less often wrong with
   confidence; the wider cut-out keeps the pips a box set off the top face leaves out (a die
   seen at a slant, framed by its top face). Most dice are read at a glance.
-* The **embedder** (``faces.json``) sees the same cut-out of a die of a learned profile and
-  describes it with ``EMBED`` numbers; faces are then named by their nearest taught examples
-  (``vision.classify``), so a new die is taught from photos, never by retraining.
+* The **embedder** (``faces.json``) sees the same cut-outs of a die of a learned profile (the
+  narrow one turned, the wider one turned and mirrored) and describes it with ``EMBED``
+  numbers; faces are then named by their nearest taught examples (``vision.classify``), so a
+  new die is taught from photos, never by retraining.
 
 The same helpers (:func:`detector_input`, :func:`crop`) are used by training and at run time so
 that both see exactly the same pixels.
@@ -48,10 +49,10 @@ CROP = 40  # side of the classifier's input in pixels
 CROP_SCALE = 1.2  # crop side / die box side
 NOT_A_DIE = "none"
 VIEWS = 8  # looks at an unsure die: four quarter turns, and four mirrored ones of a wider cut
-WIDE_SCALE = 1.45  # crop side / die box side of the wider cut-out (docs/vision.md, "Second look")
+WIDE_SCALE = 1.45  # the wider cut-out, in box sides (docs/vision.md, "The wider second look")
 SURE = 0.99  # a first look at least this sure is kept as is (docs/vision.md, "Speed")
 EMBED = 24  # length of the face embedding of learned profiles
-TURNS = 4  # quarter-turned looks averaged into one face embedding
+TURNS = 4  # quarter turns of a cut-out, and mirrored ones of a wider cut, in a face embedding
 GRID = 8  # the detector's input sides are multiples of this
 UNSURE = 0.6  # a first look with a lower median score is worth a closer look (large frames)
 ZOOMED = 0.05  # the half-size look is kept when its median score is this much higher
@@ -492,16 +493,20 @@ def embed(image: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> np.ndarr
     what the embedder trained on many profiles' faces keeps of each cut-out, so that faces taught
     from a few photos can be told apart by their nearest examples.
 
-    Each cut-out is seen in its ``TURNS`` quarter turns and the looks averaged: a face does not
-    change when the die turns, the embedder's description does a little (taught from 10 pip
-    photos per face, faces read at .93 by nearest mean instead of .89 with one look).
+    Each cut-out is seen in its ``TURNS`` quarter turns, and a wider cut-out (``WIDE_SCALE``, as
+    in the pip classifier's second look) in as many mirrored turns, and the looks averaged: a
+    face does not change when the die turns, the embedder's description does a little (taught
+    from 10 pip photos per face, faces read at .93 by nearest mean instead of .89 with one
+    look), and the wider cut-out holds the marks a box set partly off the top face leaves out
+    (webcam .903 -> .929, the mean of 20 draws; docs/vision.md, "Taught from photos").
     """
     if not boxes:
         return np.zeros((0, EMBED), np.float32)
     found = [Found(box, 1.0) for box in boxes]
-    cuts = [crop(image, f.centre, f.side * CROP_SCALE) for f in found]
-    net = face_embedder()
-    out = net(_views(to_blob(cuts), range(TURNS))).reshape(TURNS, len(boxes), EMBED)
+    cuts = to_blob([crop(image, f.centre, f.side * CROP_SCALE) for f in found])
+    wide = to_blob([crop(image, f.centre, f.side * WIDE_SCALE) for f in found])
+    looks = np.concatenate([_views(cuts, range(TURNS)), _views(wide, range(TURNS, 2 * TURNS))])
+    out = face_embedder()(looks).reshape(2 * TURNS, len(boxes), EMBED)
     out /= np.maximum(np.linalg.norm(out, axis=2, keepdims=True), 1e-6)
     mean = out.mean(axis=0)
     return mean / np.maximum(np.linalg.norm(mean, axis=1, keepdims=True), 1e-6)

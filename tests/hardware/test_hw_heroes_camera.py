@@ -34,9 +34,11 @@ def test_one_photo_of_three_heroes_dice_is_each_heros_roll(tmp_path):
     heroes = session.state["heroes"]
     faces = [f for hero in FACES for f in FACES[hero]]
     colours = [heroes[hero]["colour"] for hero in FACES for _ in FACES[hero]]
-    # a seed whose 15 dice the shipped reader reads surely (7 of 11 seeds here; how well it
-    # reads is tests/vision's question, this one is what a surely read tray becomes)
-    video = dice_video(tmp_path / "throw.avi", faces, profile="aot/hero", seed=2,
+    # a seed whose 15 dice the shipped reader reads surely (5 of 11 seeds here: since the face
+    # embedder also sees a wider cut-out, seeds 2 and 10 read every face right but ask about a
+    # die; how well it reads is tests/vision's question, this one is what a surely read tray
+    # becomes)
+    video = dice_video(tmp_path / "throw.avi", faces, profile="aot/hero", seed=0,
                        colours=colours)
     records = []
     watcher = DiceWatcher(ReplayCamera(video, realtime=False), session.expects,

@@ -48,11 +48,11 @@ SIZE_UNIT = 32.0  # box sizes are predicted in units of 32 input pixels
 CROP = 40  # side of the classifier's input in pixels
 CROP_SCALE = 1.2  # crop side / die box side
 NOT_A_DIE = "none"
-VIEWS = 8  # looks at an unsure die: four quarter turns, and four mirrored ones of a wider cut
 WIDE_SCALE = 1.45  # the wider cut-out, in box sides (docs/vision.md, "The wider second look")
 SURE = 0.99  # a first look at least this sure is kept as is (docs/vision.md, "Speed")
 EMBED = 24  # length of the face embedding of learned profiles
-TURNS = 4  # quarter turns of a cut-out, and mirrored ones of a wider cut, in a face embedding
+TURNS = 4  # quarter turns of a die's cut-out, then as many mirrored turns of a wider one ...
+VIEWS = 2 * TURNS  # ... are the looks of an unsure die and of a face embedding (``_looks``)
 GRID = 8  # the detector's input sides are multiples of this
 UNSURE = 0.6  # a first look with a lower median score is worth a closer look (large frames)
 ZOOMED = 0.05  # the half-size look is kept when its median score is this much higher
@@ -312,11 +312,7 @@ class DiceNets:
         probs = self._run(batch)
         unsure = np.flatnonzero(probs.max(axis=1) < SURE)
         if len(unsure):
-            wide = to_blob([crop(image, found[i].centre, found[i].side * WIDE_SCALE)
-                            for i in unsure])
-            turns = VIEWS // 2
-            more = self._run(np.concatenate([_views(batch[unsure], range(1, turns)),
-                                             _views(wide, range(turns, VIEWS))]))
+            more = self._run(_looks(image, [found[i] for i in unsure], batch[unsure], first=1))
             probs[unsure] = (probs[unsure] + more.reshape(VIEWS - 1, len(unsure), -1).sum(axis=0)
                              ) / VIEWS
         return probs
@@ -367,6 +363,15 @@ def _holds(boxes: np.ndarray, points: np.ndarray) -> np.ndarray:
 def _inside(point: tuple[float, float], box: tuple[int, int, int, int]) -> bool:
     """Whether ``point`` lies in ``box``, edges included."""
     return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+
+
+def _looks(image: np.ndarray, found: list[Found], cuts: np.ndarray, first: int = 0) -> np.ndarray:
+    """Looks ``first`` to ``VIEWS - 1`` at the dice of ``found``, one whole batch per look: their
+    cut-outs ``cuts`` (an NCHW batch) in quarter turns, then a wider cut-out of each
+    (``WIDE_SCALE``) in mirrored quarter turns. The wider one holds the marks that a box set
+    partly off the top face leaves out (docs/vision.md, "The wider second look")."""
+    wide = to_blob([crop(image, f.centre, f.side * WIDE_SCALE) for f in found])
+    return np.concatenate([_views(cuts, range(first, TURNS)), _views(wide, range(TURNS, VIEWS))])
 
 
 def _views(batch: np.ndarray, looks: range) -> np.ndarray:
@@ -498,15 +503,13 @@ def embed(image: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> np.ndarr
     face does not change when the die turns, the embedder's description does a little (taught
     from 10 pip photos per face, faces read at .93 by nearest mean instead of .89 with one
     look), and the wider cut-out holds the marks a box set partly off the top face leaves out
-    (webcam .903 -> .929, the mean of 20 draws; docs/vision.md, "Taught from photos").
+    (webcam .903 -> .928, the mean of 20 draws; docs/vision.md, "Taught from photos").
     """
     if not boxes:
         return np.zeros((0, EMBED), np.float32)
     found = [Found(box, 1.0) for box in boxes]
     cuts = to_blob([crop(image, f.centre, f.side * CROP_SCALE) for f in found])
-    wide = to_blob([crop(image, f.centre, f.side * WIDE_SCALE) for f in found])
-    looks = np.concatenate([_views(cuts, range(TURNS)), _views(wide, range(TURNS, 2 * TURNS))])
-    out = face_embedder()(looks).reshape(2 * TURNS, len(boxes), EMBED)
+    out = face_embedder()(_looks(image, found, cuts)).reshape(VIEWS, len(boxes), EMBED)
     out /= np.maximum(np.linalg.norm(out, axis=2, keepdims=True), 1e-6)
     mean = out.mean(axis=0)
     return mean / np.maximum(np.linalg.norm(mean, axis=1, keepdims=True), 1e-6)

@@ -61,9 +61,11 @@ SMALL_SIDE = 14  # dice under this many input pixels (median) in a large frame a
 CLOSE_SIDE = 22  # ... again at this size (about the tray dice's size in the first look) ...
 CLOSE_MARGIN = 3  # ... in the part of the frame this many die sides around them ...
 CLOSER = 1.3  # ... when that look is at least this much closer
+CLOSE_UP = 32  # a find of the quarter-size look counts when the first look sees it this large
 PIP_SIDE = 0.5  # a find under this share of a larger find's side, inside it, may be its pip ...
 WHOLE = 0.9  # ... replaced by the larger find when that is read as a face this surely (and the
-#              smaller finds mostly not)
+#              smaller finds mostly not) ...
+WHOLE_ONE = 0.95  # ... or this surely, where it holds a single find (a close-up die showing 1)
 MAX_INPUT = 640 * 640  # largest detector input (pixels) of the 2x and the closer look
 MIN_SIDE = 4  # a box narrower than this (in frame pixels, after clipping) is not a die
 
@@ -161,20 +163,27 @@ def _shrunk_around(
     image: np.ndarray, centre: tuple[float, float], side: float, shrink: float
 ) -> tuple[np.ndarray, tuple[float, float]]:
     """The square around ``centre`` that holds a square of ``side`` turned any way, shrunk by
-    ``shrink`` (pixel area), and the centre in it."""
+    ``shrink`` (pixel area), and the centre in it.
+
+    Shrunk far (a find hundreds of pixels across in a 12 MP photo), the square is first
+    thinned to about two pixels per pixel of the result, as the detector's input is: the
+    area resize of the whole square cost up to 15 ms a find.
+    """
     half = int(side * 0.75) + 2
+    step = max(1, int(shrink / 2))
     x0, y0 = int(centre[0]) - half, int(centre[1]) - half
-    h, w = image.shape[:2]
-    cut = image[max(0, y0) : max(0, y0 + 2 * half), max(0, x0) : max(0, x0 + 2 * half)]
+    top, left = max(0, -(y0 // step)), max(0, -(x0 // step))  # thinned rows, columns outside
+    side_thin = -(-2 * half // step)
+    cut = image[y0 + top * step : max(0, y0 + 2 * half) : step,
+                x0 + left * step : max(0, x0 + 2 * half) : step]
     if cut.size == 0:
-        cut = np.zeros((2 * half, 2 * half, 3), image.dtype)
+        cut = np.zeros((side_thin, side_thin, 3), image.dtype)
     else:
-        top, left = max(0, -y0), max(0, -x0)
-        cut = cv2.copyMakeBorder(cut, top, 2 * half - cut.shape[0] - top, left,
-                                 2 * half - cut.shape[1] - left, cv2.BORDER_REPLICATE)
+        cut = cv2.copyMakeBorder(cut, top, side_thin - cut.shape[0] - top, left,
+                                 side_thin - cut.shape[1] - left, cv2.BORDER_REPLICATE)
     size = max(1, round(2 * half / shrink))
     small = cv2.resize(cut, (size, size), interpolation=cv2.INTER_AREA)
-    k = size / (2 * half)
+    k = size / (side_thin * step)
     return small, ((centre[0] - x0) * k, (centre[1] - y0) * k)
 
 
@@ -225,7 +234,11 @@ class DiceNets:
         found, when they are ``ADDED`` sure of them: the half-size look, surer of a tray's dice
         as a whole, sees two touching dice as one (docs/vision.md, "Pipeline"); and a die they
         found whole takes the place of its pips, when the first look took them for dice (see
-        :meth:`_whole`).
+        :meth:`_whole`). A look at a quarter of the size (a sixteenth of the cost) only adds:
+        it finds dice four times the usual size, a close-up, that the other looks see only as
+        pips. It never competes, since it sees a tray's dice as specks, and its finds count
+        only when the first look would see them ``CLOSE_UP`` input pixels across or more:
+        smaller, they frame a group of far dice.
         """
         h, w = image.shape[:2]
         scale = DET_INPUT / max(h, w)
@@ -239,6 +252,7 @@ class DiceNets:
             if _median_score(more) > _median_score(found) + ZOOMED:
                 found, more, kept = more, found, other
             passed_over += more
+        passed_over += [f for f in self._detect(image, scale / 4) if f.side * scale >= CLOSE_UP]
         if max(h, w) > 2 * DET_INPUT:
             closer = self._closer(image, found, kept)
             if _median_score(closer) > _median_score(found) + ZOOMED:
@@ -271,25 +285,34 @@ class DiceNets:
                 for f in self._detect(image[y0:y1, x0:x1], zoom)]
 
     def _whole(self, image: np.ndarray, found: list[Found], others: list[Found]) -> list[Found]:
-        """``found`` with each die of ``others`` that holds two or more much smaller finds (its
-        pips, found as dice: a die twice the usual size in a 640 px frame) in their place, when
-        the pip classifier reads it as a face at least ``WHOLE`` sure and reads most of them as
-        no face that surely (it learned a pip as no die); where another find has its centre
-        in its box (the die itself, found whole), the pips are only dropped. A larger find
-        around a group of tiny dice (far away, framed whole by the half-size look) is seldom
-        read as a face, and its dice are read as faces: they stay."""
+        """``found`` with each die of ``others`` that holds much smaller finds (its pips,
+        found as dice: a die twice the usual size in a 640 px frame) in their place, when the
+        pip classifier reads it as a face at least ``WHOLE`` sure and reads most of them as no
+        face that surely (it learned a pip as no die). Where it holds a single find (a
+        close-up die showing 1), that find must read likeliest as no die (an unsure real die
+        stays) and the larger one as a face ``WHOLE_ONE`` sure (the hole of the tray's handle,
+        framed larger, reads as a 1 at up to 0.93). Where another find has its centre in its
+        box (the die itself, found whole), the pips are only dropped. A larger find around a
+        group of tiny dice (far away, framed whole by the half-size look) is seldom read as a
+        face, and its dice are read as faces: they stay."""
         candidates = [(b, pips) for b in sorted(others, key=lambda f: -f.score)
-                      if len(pips := _pips_of(b, found)) >= 2]
+                      if (pips := _pips_of(b, found))]
         if not candidates or self.classifier is None:
             return found
         inner = list({f: None for _, pips in candidates for f in pips})
         probs = self.classify(image, [b for b, _ in candidates] + inner)
         faces = [i for i, c in enumerate(self.classes) if c != NOT_A_DIE]
-        sure = probs[:, faces].max(axis=1) >= WHOLE
-        sure_inner = dict(zip(inner, sure[len(candidates):], strict=True))
-        for (b, pips), whole in zip(candidates, sure[:len(candidates)], strict=True):
+        face_read, n = probs[:, faces].max(axis=1), len(candidates)
+        a_face = dict(zip(inner, face_read[n:] >= WHOLE, strict=True))
+        no_die = dict(zip(inner, probs[n:].argmax(axis=1) == self.classes.index(NOT_A_DIE),
+                          strict=True))
+        for (b, pips), surety in zip(candidates, face_read[:n], strict=True):
             pips = [f for f in pips if f in found]
-            if whole and len(pips) >= 2 and 2 * sum(sure_inner[f] for f in pips) < len(pips):
+            if len(pips) == 1:
+                whole = surety >= WHOLE_ONE and no_die[pips[0]]
+            else:
+                whole = surety >= WHOLE and 2 * sum(a_face[f] for f in pips) < len(pips)
+            if whole:
                 found = [f for f in found if f not in pips]
                 if not any(_inside(f.centre, b.box) for f in found):
                     found.append(b)

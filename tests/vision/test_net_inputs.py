@@ -153,3 +153,23 @@ def test_a_die_only_the_other_look_found_joins_the_kept_look():
     joined = _joined(kept, [same_spot, pip, unsure, beside])
     assert joined == [kept[0], beside]
     assert _joined([], [beside]) == [beside]
+
+
+@pytest.mark.parametrize("where", ["middle", "corner"])
+def test_a_huge_die_is_cut_out_as_the_whole_frame_shrunk_by_area_would_give(where):
+    """A find hundreds of pixels across (a close-up in a 12 MP photo) is thinned before the
+    area resize of its square, as the detector's input is. Its cut-out stays the one the frame
+    shrunk by pixel area gives, pips and all, also where the square runs off the frame."""
+    _, image, truths = byler()[0]
+    big = cv2.resize(image, None, fx=12, fy=12, interpolation=cv2.INTER_LINEAR)
+    t = truths[0]
+    centre = ((t.box[0] + t.box[2]) * 6.0, (t.box[1] + t.box[3]) * 6.0)
+    if where == "corner":
+        centre = (60.0, 90.0)
+    side = max(t.box[2] - t.box[0], t.box[3] - t.box[1]) * 12 * CROP_SCALE
+    shrink = side / (2 * CROP)
+    assert shrink >= 6  # thinned to one pixel in three or fewer
+    whole = cv2.resize(big, None, fx=1 / shrink, fy=1 / shrink, interpolation=cv2.INTER_AREA)
+    slow = crop(whole, (centre[0] / shrink, centre[1] / shrink), side / shrink)
+    fast = crop(big, centre, side)
+    assert np.abs(fast.astype(int) - slow.astype(int)).mean() < 3

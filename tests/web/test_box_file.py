@@ -115,7 +115,10 @@ def test_export_and_import_from_the_host_page(browser, tmp_path):  # noqa: F811
         form.locator("input[name=file]").set_input_files(str(box))
         form.locator("button").click()
         report = other.locator("details[data-details=box-file]")
-        expect(report.locator("[role=status]")).to_contain_text("imported. 4 added")
+        # The import is checked whole before the page reloads: 5 s did not always suffice on
+        # 2 cores with another job running, so the report gets 15.
+        expect(report.locator("[role=status]")).to_contain_text("imported. 4 added",
+                                                                 timeout=15_000)
         expect(report.locator(".report")).to_contain_text("added: card goule")
         refused = tmp_path / "refused.json"
         refused.write_text(json.dumps(box_of({"card": {"ogre": {**GOULE, "resistance": 40}}})))

@@ -11,12 +11,14 @@ ships a package's ``*.json``). At run time ONNX Runtime (or OpenCV), OpenCV and 
   (a "centre-point" detector: no anchors, no mask, no tuning per tray).
 * The **classifier** sees each die cut out of the full-size frame, centred on the die and
   ``CROP_SCALE`` times its box side, at ``CROP`` pixels, and gives the probability of each pip
-  face and of "not a die". A cut-out the network is not all but certain about (below ``SURE``)
-  is shown again turned by quarter turns, and a wider cut-out (``WIDE_SCALE``) turned and
-  mirrored (``VIEWS`` looks in all, probabilities averaged): a pip face stays the same face but
-  the network's mistakes change, so the average is more often right and less often wrong with
-  confidence; the wider cut-out keeps the pips a box set off the top face leaves out (a die
-  seen at a slant, framed by its top face). Most dice are read at a glance.
+  face and of "not a die". It learned dice upright (turned at most 25°): a die seen at a
+  slant shows its top face above its sides. A cut-out the network is not all but certain about
+  (below ``SURE``) is shown again mirrored and turned a little, and a wider cut-out
+  (``WIDE_SCALE``) as it is, mirrored and turned a little (``VIEWS`` looks in all,
+  probabilities averaged): a pip face stays the same face but the network's mistakes change,
+  so the average is more often right and less often wrong with confidence; the wider cut-out
+  keeps the pips a box set off the top face leaves out (a die seen at a slant, framed by its
+  top face). Most dice are read at a glance.
 * The **embedder** (``faces.json``) sees the same cut-outs of a die of a learned profile (the
   narrow one turned, the wider one turned and mirrored) and describes it with ``EMBED``
   numbers; faces are then named by their nearest taught examples (``vision.classify``), so a
@@ -52,7 +54,9 @@ WIDE_SCALE = 1.45  # the wider cut-out, in box sides (docs/vision.md, "The wider
 SURE = 0.99  # a first look at least this sure is kept as is (docs/vision.md, "Speed")
 EMBED = 24  # length of the face embedding of learned profiles
 TURNS = 4  # quarter turns of a die's cut-out, then as many mirrored turns of a wider one ...
-VIEWS = 2 * TURNS  # ... are the looks of an unsure die and of a face embedding (``_looks``)
+VIEWS = 2 * TURNS  # ... are the looks of a face embedding (``_looks``), and as many an unsure
+#                    die's for the pip classifier, upright (``_upright_looks``) ...
+TILT = 12.0  # ... whose cut-outs are also turned this many degrees either way
 GRID = 8  # the detector's input sides are multiples of this
 UNSURE = 0.6  # a first look with a lower median score is worth a closer look (large frames)
 ZOOMED = 0.05  # the half-size look is kept when its median score is this much higher
@@ -327,15 +331,15 @@ class DiceNets:
 
     def classify(self, image: np.ndarray, found: list[Found]) -> np.ndarray:
         """Class probabilities (one row per die, columns as ``classes``); dice not read at
-        ``SURE`` at a glance are averaged over ``VIEWS`` looks: the cut-out turned, and a wider
-        one turned and mirrored."""
+        ``SURE`` at a glance are averaged over ``VIEWS`` looks, upright: the cut-out mirrored
+        and tilted, and a wider one as it is, mirrored and tilted (see ``_upright_looks``)."""
         if not found:
             return np.zeros((0, len(self.classes)), np.float32)
         batch = to_blob([crop(image, f.centre, f.side * CROP_SCALE) for f in found])
         probs = self._run(batch)
         unsure = np.flatnonzero(probs.max(axis=1) < SURE)
         if len(unsure):
-            more = self._run(_looks(image, [found[i] for i in unsure], batch[unsure], first=1))
+            more = self._run(_upright_looks(image, [found[i] for i in unsure], batch[unsure]))
             probs[unsure] = (probs[unsure] + more.reshape(VIEWS - 1, len(unsure), -1).sum(axis=0)
                              ) / VIEWS
         return probs
@@ -388,13 +392,28 @@ def _inside(point: tuple[float, float], box: tuple[int, int, int, int]) -> bool:
     return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
 
 
-def _looks(image: np.ndarray, found: list[Found], cuts: np.ndarray, first: int = 0) -> np.ndarray:
-    """Looks ``first`` to ``VIEWS - 1`` at the dice of ``found``, one whole batch per look: their
-    cut-outs ``cuts`` (an NCHW batch) in quarter turns, then a wider cut-out of each
+def _looks(image: np.ndarray, found: list[Found], cuts: np.ndarray) -> np.ndarray:
+    """The ``VIEWS`` looks of the face embedder at the dice of ``found``, one whole batch per
+    look: their cut-outs ``cuts`` (an NCHW batch) in quarter turns, then a wider cut-out of each
     (``WIDE_SCALE``) in mirrored quarter turns. The wider one holds the marks that a box set
     partly off the top face leaves out (docs/vision.md, "The wider second look")."""
     wide = to_blob([crop(image, f.centre, f.side * WIDE_SCALE) for f in found])
-    return np.concatenate([_views(cuts, range(first, TURNS)), _views(wide, range(TURNS, VIEWS))])
+    return np.concatenate([_views(cuts, range(TURNS)), _views(wide, range(TURNS, VIEWS))])
+
+
+def _upright_looks(image: np.ndarray, found: list[Found], cuts: np.ndarray) -> np.ndarray:
+    """Looks 1 to ``VIEWS - 1`` of the pip classifier at the dice of ``found`` (look 0 is their
+    cut-outs ``cuts``, an NCHW batch), one whole batch per look: the cut-outs mirrored and
+    turned ``TILT`` degrees either way, then a wider cut-out of each (``WIDE_SCALE``) as it is,
+    mirrored and turned so. Never a quarter turn: the classifier learned dice upright, since a
+    die seen at a slant shows its top face above its sides and a cut-out turned any way hides
+    which face is on top (docs/vision.md, "Dice learned upright")."""
+    def cut(scale: float, angle: float) -> np.ndarray:
+        return to_blob([crop(image, f.centre, f.side * scale, angle) for f in found])
+
+    wide = cut(WIDE_SCALE, 0.0)
+    return np.concatenate([cuts[..., ::-1], cut(CROP_SCALE, TILT), cut(CROP_SCALE, -TILT),
+                           wide, wide[..., ::-1], cut(WIDE_SCALE, TILT), cut(WIDE_SCALE, -TILT)])
 
 
 def _views(batch: np.ndarray, looks: range) -> np.ndarray:

@@ -22,25 +22,24 @@ from vision.synth import SYNTH_PROFILES, render_set
 # Per set, over every photo of the shipped model's held-out fold 0 (byler 40 photos, aws 70,
 # roboflow 89, webcam 85): at least ``dice`` labelled dice read, the least precision, recall and
 # face accuracy, the most wrong faces read as certain and the largest share of found dice the host
-# is asked about. Measured (issue 16, all-sets detector, the finds of the looks not kept joining
-# the kept look's, the wide classifier retrained on it with the tray drawn twice as often, a pip
-# taught as no die and the webcam's dice matched to their top faces, a die read whole instead of
-# by its pips, each die counted once, half of an unsure die's second look cut wider, a
-# quarter-size look for close-ups): byler .997 / .991 / .947, 0, 14.8 %; aws .993 / .903 / .849,
-# 4, 19.6 %; roboflow .937 / .839 / .677, 4, 51.3 %; webcam .992 / .989 / .970, 0, 9.4 %. The
-# tray's fold 0 reads .947 where the classifier before read .968, but its five folds .964 against
-# .968 (docs/vision.md, "What is shipped": a single fold moves by a point or two between
-# trainings). The webcam's labels frame the top face: a die found whole counts (see
-# ``vision.evaluate.match``; fold 0 was .947 / .932 / .910 when it did not).
+# is asked about. Measured (issue 16: all-sets detector, the finds of the looks not kept joining
+# the kept look's, a die read whole instead of by its pips, each die counted once, a quarter-size
+# look for close-ups; the wide classifier retrained with the tray drawn twice as often, a pip
+# taught as no die, the webcam's dice matched to their top faces and its cut-outs learned upright,
+# looked at again upright and, half of them, wider): byler .997 / .991 / .968, 0, 12.4 %; aws
+# .995 / .897 / .874, 2, 12.6 %; roboflow .943 / .839 / .739, 1, 38.5 %; webcam .992 / .989 /
+# .977, 1, 6.4 % (before the classifier learned dice upright: byler .947 with 14.8 % asked, aws
+# .849 / 19.6 %, roboflow .677 / 51.3 %, webcam .970 / 9.4 %). The webcam's labels frame the top
+# face: a die found whole counts (see ``vision.evaluate.match``).
 REAL_FLOORS = {
-    "byler": {"dice": 330, "precision": 0.99, "recall": 0.975, "face": 0.935,
-              "certain_wrong": 1, "asked": 0.16},
-    "aws": {"dice": 460, "precision": 0.98, "recall": 0.875, "face": 0.82,
-            "certain_wrong": 6, "asked": 0.23},
-    "roboflow": {"dice": 340, "precision": 0.92, "recall": 0.8, "face": 0.655,
-                 "certain_wrong": 6, "asked": 0.54},
-    "webcam": {"dice": 255, "precision": 0.98, "recall": 0.97, "face": 0.955,
-               "certain_wrong": 2, "asked": 0.14},
+    "byler": {"dice": 330, "precision": 0.99, "recall": 0.975, "face": 0.955,
+              "certain_wrong": 1, "asked": 0.14},
+    "aws": {"dice": 460, "precision": 0.98, "recall": 0.875, "face": 0.855,
+            "certain_wrong": 4, "asked": 0.15},
+    "roboflow": {"dice": 340, "precision": 0.92, "recall": 0.8, "face": 0.72,
+                 "certain_wrong": 3, "asked": 0.42},
+    "webcam": {"dice": 255, "precision": 0.98, "recall": 0.97, "face": 0.96,
+               "certain_wrong": 2, "asked": 0.09},
 }
 # Per profile, 40 renders (seed 77): the least face accuracy and precision, the most wrong faces
 # read as certain and the largest share asked. Measured with the all-sets model (issue 16, its
@@ -102,11 +101,12 @@ def test_a_large_white_die_is_read_whole_not_by_its_pips():
     dice, and the half-size look the die: a larger find holding two or more much smaller ones
     now replaces them when it reads as a face and they mostly do not (docs/vision.md,
     "Pipeline"): face accuracy .626 before, .768 since, and .869 since a look at a quarter of
-    the size finds a close-up die whole and a find holding a single pip replaces it."""
+    the size finds a close-up die whole and a find holding a single pip replaces it (.854 with
+    the classifier that learned dice upright)."""
     score = held_out_score("webcam", "double")
     assert score.labelled >= 190
     assert score.certain_wrong <= 6
-    assert score.face_accuracy >= 0.85
+    assert score.face_accuracy >= 0.83
 
 
 def test_a_close_up_die_showing_one_is_found_whole():
@@ -121,6 +121,18 @@ def test_a_close_up_die_showing_one_is_found_whole():
     roll = read(seen, "d6")
     assert Score(top_faces=True).add(roll, labels) == [("1", "1"), ("1", "1")]
     assert len(roll.dice) == 2
+
+
+def test_a_die_seen_at_a_slant_is_read_by_its_top_face():
+    """aws fold 0, ``IMG_20191112_111750``: a phone low over the carpet sees the dice's front
+    faces whole and their top faces foreshortened above them. A yellow die shows 2 on top and 4
+    in front, a cream one 6 on top and 5 in front; the classifier, trained on cut-outs turned
+    any way, could not tell which face was on top and read 4 and 5, both as certain. Trained
+    upright (turned at most 25°) and looking again upright, it reads the top faces
+    (docs/vision.md, "Dice learned upright")."""
+    _, image, truths = next(f for f in set_frames("aws") if f[0] == "IMG_20191112_111750")
+    outcomes = Score().add(read(image, "d6"), truths)
+    assert (outcomes[0], outcomes[8]) == (("2", "2"), ("6", "6"))
 
 
 def test_tiny_dice_in_a_large_frame_are_looked_at_closer():

@@ -24,8 +24,12 @@ from vision import read
 from vision.net import (
     CROP,
     CROP_SCALE,
+    TILT,
     VIEWS,
+    WIDE_SCALE,
     DiceNets,
+    Found,
+    _upright_looks,
     _views,
     crop,
     detector_input,
@@ -58,9 +62,10 @@ def test_blob_is_scaled_bytes_in_channel_order():
     assert np.array_equal(to_blob(images[0][None]), expected[:1])
 
 
-def test_second_looks_are_the_turned_and_mirrored_cut_outs():
-    """Look ``v`` of a batch is the cut-out turned ``v % 4`` quarter turns, mirrored from look 4
-    on, one whole batch per look: the eight looks of a die are eight different pictures of it."""
+def test_the_embedders_looks_are_the_turned_and_mirrored_cut_outs():
+    """Look ``v`` of a batch (the face embedder's) is the cut-out turned ``v % 4`` quarter turns,
+    mirrored from look 4 on, one whole batch per look: the eight looks of a die are eight
+    different pictures of it."""
     _, image, truths = byler()[0]
     cuts = [crop(image, ((t.box[0] + t.box[2]) / 2, (t.box[1] + t.box[3]) / 2),
                  max(t.box[2] - t.box[0], t.box[3] - t.box[1]) * CROP_SCALE) for t in truths[:3]]
@@ -70,6 +75,24 @@ def test_second_looks_are_the_turned_and_mirrored_cut_outs():
             turned = np.rot90(cut[:, ::-1] if v >= 4 else cut, v % 4)
             assert np.array_equal(looks[v, i], to_blob(turned[None])[0])
         assert len({looks[v, i].tobytes() for v in range(VIEWS)}) == VIEWS
+
+
+def test_the_classifiers_second_looks_are_upright():
+    """An unsure die's seven more looks for the pip classifier are its cut-out mirrored and
+    tilted ``TILT`` degrees either way, and a wider cut-out as it is, mirrored and tilted so:
+    never a quarter turn, which would hide which face of a die seen at a slant is on top."""
+    _, image, truths = byler()[0]
+    found = [Found(t.box, 1.0) for t in truths[:3]]
+    cuts = to_blob([crop(image, f.centre, f.side * CROP_SCALE) for f in found])
+    looks = _upright_looks(image, found, cuts).reshape(VIEWS - 1, len(found), 3, CROP, CROP)
+    for i, f in enumerate(found):
+        narrow, wide = (crop(image, f.centre, f.side * s) for s in (CROP_SCALE, WIDE_SCALE))
+        expected = [narrow[:, ::-1], crop(image, f.centre, f.side * CROP_SCALE, TILT),
+                    crop(image, f.centre, f.side * CROP_SCALE, -TILT), wide, wide[:, ::-1],
+                    crop(image, f.centre, f.side * WIDE_SCALE, TILT),
+                    crop(image, f.centre, f.side * WIDE_SCALE, -TILT)]
+        for v, picture in enumerate(expected):
+            assert np.array_equal(looks[v, i], to_blob(picture[None])[0])
 
 
 def _without_onnxruntime(monkeypatch) -> None:

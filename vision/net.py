@@ -14,7 +14,7 @@ ships a package's ``*.json``). At run time ONNX Runtime (or OpenCV), OpenCV and 
   face and of "not a die". It learned dice upright (turned at most 25°): a die seen at a
   slant shows its top face above its sides. A cut-out the network is not all but certain about
   (below ``SURE``) is shown again mirrored and turned a little, and a wider cut-out
-  (``WIDE_SCALE``) as it is, mirrored and turned a little (``VIEWS`` looks in all,
+  (``WIDE_SCALE``) as it is, mirrored and turned a little (eight looks in all,
   probabilities averaged): a pip face stays the same face but the network's mistakes change,
   so the average is more often right and less often wrong with confidence; the wider cut-out
   keeps the pips a box set off the top face leaves out (a die seen at a slant, framed by its
@@ -54,9 +54,8 @@ WIDE_SCALE = 1.45  # the wider cut-out, in box sides (docs/vision.md, "The wider
 SURE = 0.99  # a first look at least this sure is kept as is (docs/vision.md, "Speed")
 EMBED = 24  # length of the face embedding of learned profiles
 TURNS = 4  # quarter turns of a die's cut-out, then as many mirrored turns of a wider one ...
-VIEWS = 2 * TURNS  # ... are the looks of a face embedding (``_looks``), and as many an unsure
-#                    die's for the pip classifier, upright (``_upright_looks``) ...
-TILT = 12.0  # ... whose cut-outs are also turned this many degrees either way
+VIEWS = 2 * TURNS  # ... are the looks averaged into a face embedding
+TILT = 12.0  # degrees an unsure die's cut-outs are also turned either way (``_upright_looks``)
 GRID = 8  # the detector's input sides are multiples of this
 UNSURE = 0.6  # a first look with a lower median score is worth a closer look (large frames)
 ZOOMED = 0.05  # the half-size look is kept when its median score is this much higher
@@ -331,17 +330,17 @@ class DiceNets:
 
     def classify(self, image: np.ndarray, found: list[Found]) -> np.ndarray:
         """Class probabilities (one row per die, columns as ``classes``); dice not read at
-        ``SURE`` at a glance are averaged over ``VIEWS`` looks, upright: the cut-out mirrored
-        and tilted, and a wider one as it is, mirrored and tilted (see ``_upright_looks``)."""
+        ``SURE`` at a glance are averaged with more looks, upright: the cut-out mirrored and
+        tilted, and a wider one as it is, mirrored and tilted (see ``_upright_looks``)."""
         if not found:
             return np.zeros((0, len(self.classes)), np.float32)
-        batch = to_blob([crop(image, f.centre, f.side * CROP_SCALE) for f in found])
+        batch = _cut_outs(image, found, CROP_SCALE)
         probs = self._run(batch)
         unsure = np.flatnonzero(probs.max(axis=1) < SURE)
         if len(unsure):
             more = self._run(_upright_looks(image, [found[i] for i in unsure], batch[unsure]))
-            probs[unsure] = (probs[unsure] + more.reshape(VIEWS - 1, len(unsure), -1).sum(axis=0)
-                             ) / VIEWS
+            looks = more.reshape(-1, len(unsure), probs.shape[1])
+            probs[unsure] = (probs[unsure] + looks.sum(axis=0)) / (1 + len(looks))
         return probs
 
     def _run(self, batch: np.ndarray) -> np.ndarray:
@@ -392,13 +391,11 @@ def _inside(point: tuple[float, float], box: tuple[int, int, int, int]) -> bool:
     return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
 
 
-def _looks(image: np.ndarray, found: list[Found], cuts: np.ndarray) -> np.ndarray:
-    """The ``VIEWS`` looks of the face embedder at the dice of ``found``, one whole batch per
-    look: their cut-outs ``cuts`` (an NCHW batch) in quarter turns, then a wider cut-out of each
-    (``WIDE_SCALE``) in mirrored quarter turns. The wider one holds the marks that a box set
-    partly off the top face leaves out (docs/vision.md, "The wider second look")."""
-    wide = to_blob([crop(image, f.centre, f.side * WIDE_SCALE) for f in found])
-    return np.concatenate([_views(cuts, range(TURNS)), _views(wide, range(TURNS, VIEWS))])
+def _cut_outs(image: np.ndarray, found: list[Found], scale: float,
+              angle: float = 0.0) -> np.ndarray:
+    """The NCHW batch of the cut-outs of ``found``, each ``scale`` box sides across, turned by
+    ``angle`` degrees."""
+    return to_blob([crop(image, f.centre, f.side * scale, angle) for f in found])
 
 
 def _upright_looks(image: np.ndarray, found: list[Found], cuts: np.ndarray) -> np.ndarray:
@@ -408,12 +405,12 @@ def _upright_looks(image: np.ndarray, found: list[Found], cuts: np.ndarray) -> n
     mirrored and turned so. Never a quarter turn: the classifier learned dice upright, since a
     die seen at a slant shows its top face above its sides and a cut-out turned any way hides
     which face is on top (docs/vision.md, "Dice learned upright")."""
-    def cut(scale: float, angle: float) -> np.ndarray:
-        return to_blob([crop(image, f.centre, f.side * scale, angle) for f in found])
-
-    wide = cut(WIDE_SCALE, 0.0)
-    return np.concatenate([cuts[..., ::-1], cut(CROP_SCALE, TILT), cut(CROP_SCALE, -TILT),
-                           wide, wide[..., ::-1], cut(WIDE_SCALE, TILT), cut(WIDE_SCALE, -TILT)])
+    wide = _cut_outs(image, found, WIDE_SCALE)
+    return np.concatenate([
+        cuts[..., ::-1], _cut_outs(image, found, CROP_SCALE, TILT),
+        _cut_outs(image, found, CROP_SCALE, -TILT), wide, wide[..., ::-1],
+        _cut_outs(image, found, WIDE_SCALE, TILT), _cut_outs(image, found, WIDE_SCALE, -TILT),
+    ])
 
 
 def _views(batch: np.ndarray, looks: range) -> np.ndarray:
@@ -541,7 +538,8 @@ def embed(image: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> np.ndarr
     from a few photos can be told apart by their nearest examples.
 
     Each cut-out is seen in its ``TURNS`` quarter turns, and a wider cut-out (``WIDE_SCALE``, as
-    in the pip classifier's second look) in as many mirrored turns, and the looks averaged: a
+    in the pip classifier's second look) in as many mirrored turns (``VIEWS`` looks, one whole
+    batch per look), and the looks averaged: a
     face does not change when the die turns, the embedder's description does a little (taught
     from 10 pip photos per face, faces read at .93 by nearest mean instead of .89 with one
     look), and the wider cut-out holds the marks a box set partly off the top face leaves out
@@ -550,8 +548,9 @@ def embed(image: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> np.ndarr
     if not boxes:
         return np.zeros((0, EMBED), np.float32)
     found = [Found(box, 1.0) for box in boxes]
-    cuts = to_blob([crop(image, f.centre, f.side * CROP_SCALE) for f in found])
-    out = face_embedder()(_looks(image, found, cuts)).reshape(VIEWS, len(boxes), EMBED)
+    looks = np.concatenate([_views(_cut_outs(image, found, CROP_SCALE), range(TURNS)),
+                            _views(_cut_outs(image, found, WIDE_SCALE), range(TURNS, VIEWS))])
+    out = face_embedder()(looks).reshape(VIEWS, len(boxes), EMBED)
     out /= np.maximum(np.linalg.norm(out, axis=2, keepdims=True), 1e-6)
     mean = out.mean(axis=0)
     return mean / np.maximum(np.linalg.norm(mean, axis=1, keepdims=True), 1e-6)

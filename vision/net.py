@@ -64,6 +64,7 @@ SMALL_SIDE = 14  # dice under this many input pixels (median) in a large frame a
 CLOSE_SIDE = 22  # ... again at this size (about the tray dice's size in the first look) ...
 CLOSE_MARGIN = 3  # ... in the part of the frame this many die sides around them ...
 CLOSER = 1.3  # ... when that look is at least this much closer
+CLOSER_LOOKS = 2  # ... and again, at most once, when its dice ask for a look this much closer
 CLOSE_UP = 32  # a find of the quarter-size look counts when the first look sees it this large
 PIP_SIDE = 0.5  # a find under this share of a larger find's side, inside it, may be its pip ...
 WHOLE = 0.9  # ... replaced by the larger find when that is read as a face this surely (and the
@@ -226,28 +227,44 @@ class DiceNets:
     def detect(self, image: np.ndarray) -> list[Found]:
         """Every die found in a BGR frame, whatever the size of its dice.
 
-        The detector is surer of dice near the size it was trained on, so the frame is looked
-        at at the scale that gives its longer side ``DET_INPUT`` pixels and at half that (dice
-        twice the usual size, a close-up), and, for a frame larger than twice ``DET_INPUT``
-        where the first look is unsure (median score under ``UNSURE``: a 12 MP photo of a tray
-        far away, small dice), at twice that too (the input no larger than ``MAX_INPUT``
-        pixels). A look is kept over the first when its median score is ``ZOOMED`` higher.
-        A large frame whose dice the kept look still saw small is looked at again, closer,
-        where they lie (see :meth:`_closer`). The looks not kept still add the dice they alone
-        found, when they are ``ADDED`` sure of them: the half-size look, surer of a tray's dice
-        as a whole, sees two touching dice as one (docs/vision.md, "Pipeline"); and a die they
-        found whole takes the place of its pips, when the first look took them for dice (see
-        :meth:`_whole`). A look at a quarter of the size (a sixteenth of the cost) only adds:
-        it finds dice four times the usual size, a close-up, that the other looks see only as
-        pips. It never competes, since it sees a tray's dice as specks, and its finds count
-        only when the first look would see them ``CLOSE_UP`` input pixels across or more:
-        smaller, they frame a group of far dice.
+        The frame is looked at at the scale that gives its longer side ``DET_INPUT`` pixels and
+        at a few more (see :meth:`_looks`). A large frame whose dice the kept look still saw
+        small is looked at again, closer, where they lie (see :meth:`_closer`). The looks not
+        kept still add the dice they alone found, when they are ``ADDED`` sure of them: the
+        half-size look, surer of a tray's dice as a whole, sees two touching dice as one
+        (docs/vision.md, "Pipeline"); and a die they found whole takes the place of its pips,
+        when the kept look took them for dice (see :meth:`_whole`).
         """
         h, w = image.shape[:2]
-        scale = DET_INPUT / max(h, w)
+        large = max(h, w) > 2 * DET_INPUT
+        found, passed_over, kept = self._looks(image, DET_INPUT / max(h, w), large)
+        if large:
+            closer = self._closer(image, found, kept)
+            if _median_score(closer) > _median_score(found) + ZOOMED:
+                found, closer = closer, found
+            passed_over += closer
+        return _joined(self._whole(image, found, passed_over), passed_over)
+
+    def _looks(
+        self, image: np.ndarray, scale: float, large: bool = False
+    ) -> tuple[list[Found], list[Found], float]:
+        """The finds of the kept look, those of the looks not kept, and the kept look's scale.
+
+        The detector is surer of dice near the size it was trained on, so the frame is looked
+        at at ``scale`` and at half that (dice twice the usual size, a close-up), and, for a
+        ``large`` frame where the first look is unsure (median score under ``UNSURE``: a 12 MP
+        photo of a tray far away, small dice), at twice that too (the input no larger than
+        ``MAX_INPUT`` pixels). A look is kept over the first when its median score is
+        ``ZOOMED`` higher. A look at a quarter of the size (a sixteenth of the cost) never
+        competes, since it sees a tray's dice as specks: it finds dice four times the usual
+        size, a close-up, that the other looks see only as pips, and its finds count only when
+        the first look would see them ``CLOSE_UP`` input pixels across or more (smaller, they
+        frame a group of far dice).
+        """
         found, kept = self._detect(image, scale), scale
         looks = [scale / 2]
-        if max(h, w) > 2 * DET_INPUT and _median_score(found) < UNSURE:
+        if large and _median_score(found) < UNSURE:
+            h, w = image.shape[:2]
             looks.append(min(2 * scale, float(np.sqrt(MAX_INPUT / (h * w)))))
         passed_over = []
         for other in looks:
@@ -256,36 +273,42 @@ class DiceNets:
                 found, more, kept = more, found, other
             passed_over += more
         passed_over += [f for f in self._detect(image, scale / 4) if f.side * scale >= CLOSE_UP]
-        if max(h, w) > 2 * DET_INPUT:
-            closer = self._closer(image, found, kept)
-            if _median_score(closer) > _median_score(found) + ZOOMED:
-                found, closer = closer, found
-            passed_over += closer
-        return _joined(self._whole(image, found, passed_over), passed_over)
+        return found, passed_over, kept
 
     def _closer(self, image: np.ndarray, found: list[Found], scale: float) -> list[Found]:
-        """The dice found by a look at the part of the frame where ``found`` lie (``CLOSE_MARGIN``
-        die sides around them), at the scale that gives them ``CLOSE_SIDE`` input pixels (the
-        input no larger than ``MAX_INPUT``), when the look at ``scale`` saw them under
-        ``SMALL_SIDE``; none otherwise. Tiny dice far away in a large frame (a phone photo of a
-        whole table, a tray in a corner of a wide view) are seen at about the size the detector
-        learned, at the cost of one look at a small part of the frame."""
-        if not found:
-            return []
-        side = statistics.median(f.side for f in found)
-        if side * scale >= SMALL_SIDE:
-            return []
-        h, w = image.shape[:2]
-        margin = CLOSE_MARGIN * side
-        x0 = max(0, int(min(f.box[0] for f in found) - margin))
-        y0 = max(0, int(min(f.box[1] for f in found) - margin))
-        x1 = min(w, int(max(f.box[2] for f in found) + margin))
-        y1 = min(h, int(max(f.box[3] for f in found) + margin))
-        zoom = min(CLOSE_SIDE / side, float(np.sqrt(MAX_INPUT / ((x1 - x0) * (y1 - y0)))))
-        if zoom < CLOSER * scale:
-            return []
-        return [Found((f.box[0] + x0, f.box[1] + y0, f.box[2] + x0, f.box[3] + y0), f.score)
-                for f in self._detect(image[y0:y1, x0:x1], zoom)]
+        """The dice found by the looks at the part of the frame where ``found`` lie
+        (``CLOSE_MARGIN`` die sides around them), at the scale that gives them ``CLOSE_SIDE``
+        input pixels (the input no larger than ``MAX_INPUT``), when the look at ``scale`` saw
+        them under ``SMALL_SIDE``; none otherwise. Tiny dice far away in a large frame (a phone
+        photo of a whole table, a tray in a corner of a wide view) are seen at about the size
+        the detector learned, at the cost of a few looks at a small part of the frame. Seen
+        that small, touching dice are often found as one, so their size is overrated: the part
+        of the frame is looked at once more when the closer look's dice ask for a scale at
+        least ``CLOSER`` times larger still (a tray far away: .812 to .891 of its dice read
+        right, docs/vision.md, "A tray far away")."""
+        closer: list[Found] = []
+        for _ in range(CLOSER_LOOKS):
+            if not found:
+                break
+            side = statistics.median(f.side for f in found)
+            if not closer and side * scale >= SMALL_SIDE:
+                break
+            h, w = image.shape[:2]
+            margin = CLOSE_MARGIN * side
+            x0 = max(0, int(min(f.box[0] for f in found) - margin))
+            y0 = max(0, int(min(f.box[1] for f in found) - margin))
+            x1 = min(w, int(max(f.box[2] for f in found) + margin))
+            y1 = min(h, int(max(f.box[3] for f in found) + margin))
+            zoom = min(CLOSE_SIDE / side, float(np.sqrt(MAX_INPUT / ((x1 - x0) * (y1 - y0)))))
+            if zoom < CLOSER * scale:
+                break
+            part = image[y0:y1, x0:x1]
+            kept, passed_over, _ = self._looks(part, zoom)
+            closer = [Found((f.box[0] + x0, f.box[1] + y0, f.box[2] + x0, f.box[3] + y0),
+                            f.score)
+                      for f in _joined(self._whole(part, kept, passed_over), passed_over)]
+            found, scale = closer, zoom
+        return closer
 
     def _whole(self, image: np.ndarray, found: list[Found], others: list[Found]) -> list[Found]:
         """``found`` with each die of ``others`` that holds much smaller finds (its pips,

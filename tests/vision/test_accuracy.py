@@ -142,11 +142,15 @@ def test_tiny_dice_in_a_large_frame_are_looked_at_closer():
     again, closer, where they lie (docs/vision.md, "Pipeline"): recall .700 -> .906, face
     accuracy .615 -> .835 on fold 0. The half-size look frames groups of such tiny dice as one
     die; a group is not read as a face, so its dice are not replaced by it (replacing any
-    larger find holding smaller ones took this row from .597 to .456)."""
+    larger find holding smaller ones took this row from .597 to .456). Seen that small,
+    touching dice are found as one, so the closer look's scale was too small for them
+    (``IMG_20191208_111628``: 16 of 21 dice found): it runs all the looks and, when its own dice
+    ask for it, looks once more, closer still (recall .894 -> .938, face accuracy .812 -> .891,
+    docs/vision.md, "A tray far away")."""
     score = held_out_score("byler", "canvas")
     assert score.labelled == 340
-    assert score.recall >= 0.88
-    assert score.face_accuracy >= 0.8
+    assert score.recall >= 0.925
+    assert score.face_accuracy >= 0.87
 
 
 def test_a_die_read_through_a_neighbours_box_is_doubted():

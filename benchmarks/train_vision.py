@@ -629,6 +629,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--classifier-widths", nargs=4, type=int, default=CLS_WIDTHS,
                         metavar="N", help="pip classifier channels (a lighter one reads faster)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="added to each part's seeds (10 x fold): another draw of the same "
+                        "recipe, to tell a recipe's gain from the noise of one training")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--out", type=Path, default=MODELS,
                         help="where the shipped model files are written")
@@ -669,8 +672,9 @@ def main(argv: list[str] | None = None) -> int:
         seen = load_real(tuple(args.sets), k, weights)
         path = args.out / "dice.json" if part == "final" else args.folds_out / f"{part}.json"
         kept = json.loads(path.read_text())["detector"] if args.keep_detector else None
-        model = train_pair(seen, synthetic, (args.steps, args.classifier_steps), 10 * k, kept,
-                           path.with_suffix(".detector.json"), tuple(args.classifier_widths))
+        model = train_pair(seen, synthetic, (args.steps, args.classifier_steps),
+                           10 * k + args.seed, kept, path.with_suffix(".detector.json"),
+                           tuple(args.classifier_widths))
         model.update(sets=sorted(args.sets), held_out=k)
         if args.recipe:
             model["recipe"] = args.recipe

@@ -276,10 +276,10 @@ class DiceNets:
         return found, passed_over, kept
 
     def _closer(self, image: np.ndarray, found: list[Found], scale: float) -> list[Found]:
-        """The dice found by the looks at the part of the frame where ``found`` lie
-        (``CLOSE_MARGIN`` die sides around them), at the scale that gives them ``CLOSE_SIDE``
-        input pixels (the input no larger than ``MAX_INPUT``), when the look at ``scale`` saw
-        them under ``SMALL_SIDE``; none otherwise. Tiny dice far away in a large frame (a phone
+        """The dice found by the looks (see :meth:`_looks`) at the part of the frame where
+        ``found`` lie, at the scale that gives them ``CLOSE_SIDE`` input pixels, when the look at
+        ``scale`` saw them under ``SMALL_SIDE`` (see :func:`_closer_part`); none otherwise.
+        Tiny dice far away in a large frame (a phone
         photo of a whole table, a tray in a corner of a wide view) are seen at about the size
         the detector learned, at the cost of a few looks at a small part of the frame. Seen
         that small, touching dice are often found as one, so their size is overrated: the part
@@ -288,20 +288,10 @@ class DiceNets:
         right, docs/vision.md, "A tray far away")."""
         closer: list[Found] = []
         for _ in range(CLOSER_LOOKS):
-            if not found:
+            where = _closer_part(image.shape, found, scale, first=not closer)
+            if where is None:
                 break
-            side = statistics.median(f.side for f in found)
-            if not closer and side * scale >= SMALL_SIDE:
-                break
-            h, w = image.shape[:2]
-            margin = CLOSE_MARGIN * side
-            x0 = max(0, int(min(f.box[0] for f in found) - margin))
-            y0 = max(0, int(min(f.box[1] for f in found) - margin))
-            x1 = min(w, int(max(f.box[2] for f in found) + margin))
-            y1 = min(h, int(max(f.box[3] for f in found) + margin))
-            zoom = min(CLOSE_SIDE / side, float(np.sqrt(MAX_INPUT / ((x1 - x0) * (y1 - y0)))))
-            if zoom < CLOSER * scale:
-                break
+            (x0, y0, x1, y1), zoom = where
             part = image[y0:y1, x0:x1]
             kept, passed_over, _ = self._looks(part, zoom)
             closer = [Found((f.box[0] + x0, f.box[1] + y0, f.box[2] + x0, f.box[3] + y0),
@@ -375,6 +365,29 @@ def _median_score(found: list[Found]) -> float:
     """How sure the detector is of a set of finds (0 for none). Python's median: numpy's
     costs a tenth of a millisecond on a dozen numbers, three times a frame."""
     return float(statistics.median(f.score for f in found)) if found else 0.0
+
+
+def _closer_part(
+    shape: tuple[int, ...], found: list[Found], scale: float, first: bool
+) -> tuple[tuple[int, int, int, int], float] | None:
+    """The part of a frame of ``shape`` where ``found`` lie (``CLOSE_MARGIN`` die sides around
+    them) and the scale that gives them ``CLOSE_SIDE`` input pixels (the input no larger than
+    ``MAX_INPUT``); ``None`` when a closer look is not worth it: no finds, dice the ``first``
+    look saw at ``SMALL_SIDE`` input pixels or more, or a scale under ``CLOSER`` times
+    ``scale``."""
+    if not found:
+        return None
+    side = statistics.median(f.side for f in found)
+    if first and side * scale >= SMALL_SIDE:
+        return None
+    h, w = shape[:2]
+    margin = CLOSE_MARGIN * side
+    x0 = max(0, int(min(f.box[0] for f in found) - margin))
+    y0 = max(0, int(min(f.box[1] for f in found) - margin))
+    x1 = min(w, int(max(f.box[2] for f in found) + margin))
+    y1 = min(h, int(max(f.box[3] for f in found) + margin))
+    zoom = min(CLOSE_SIDE / side, float(np.sqrt(MAX_INPUT / ((x1 - x0) * (y1 - y0)))))
+    return ((x0, y0, x1, y1), zoom) if zoom >= CLOSER * scale else None
 
 
 def _pips_of(die: Found, found: list[Found]) -> list[Found]:

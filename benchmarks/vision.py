@@ -15,8 +15,9 @@ Each photo counts once (augmented copies left out). Byler counts the labels chec
 Transforms (each applied to every photo of every set, labels moved with it): ``rotate`` (30°,
 canvas enlarged), ``half`` (½×), ``double`` (2×, the centre cut back to the photo's size: dice
 twice as large), ``canvas`` (the photo in the middle of a canvas 4× its side, filled with its
-border colour: dice a quarter of their size), ``jpeg40``, ``dark`` (−40 % light), ``noise``
-(σ 10), ``blur`` (Gaussian σ 1.5).
+border colour: dice a quarter of their size), ``far`` (the photo off centre in a 12 MP frame of
+its border colour: a tray far away, seen by a 12 MP camera), ``jpeg40``, ``dark`` (−40 %
+light), ``noise`` (σ 10), ``blur`` (Gaussian σ 1.5).
 
 Teach-from-photos rows (``--teach 5 10``): pips treated as unknown symbols, a learned profile with
 open faces taught N real dice per face from the photos outside fold 0, reading fold 0 with a
@@ -116,15 +117,30 @@ def resize(factor: float) -> Transform:
     return apply
 
 
+def _pasted(image: np.ndarray, truths: tuple[Truth, ...], size: tuple[int, int],
+            at: tuple[int, int]) -> tuple[np.ndarray, tuple[Truth, ...]]:
+    """The photo with its top left corner at ``at`` (x, y) in a frame of ``size`` (width,
+    height) filled with its border colour."""
+    h, w = image.shape[:2]
+    border = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
+    out = np.empty((size[1], size[0], 3), np.uint8)
+    out[:] = np.median(border, axis=0)
+    x0, y0 = at
+    out[y0:y0 + h, x0:x0 + w] = image
+    return out, _scaled(truths, np.array([[1, 0, x0], [0, 1, y0]], float))
+
+
 def canvas(image: np.ndarray, truths: tuple[Truth, ...]) -> tuple[np.ndarray, tuple[Truth, ...]]:
     """The photo in the middle of a canvas four times its side, filled with its border colour."""
     h, w = image.shape[:2]
-    border = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
-    out = np.empty((4 * h, 4 * w, 3), np.uint8)
-    out[:] = np.median(border, axis=0)
-    y0, x0 = (3 * h) // 2, (3 * w) // 2
-    out[y0:y0 + h, x0:x0 + w] = image
-    return out, _scaled(truths, np.array([[1, 0, x0], [0, 1, y0]], float))
+    return _pasted(image, truths, (4 * w, 4 * h), ((3 * w) // 2, (3 * h) // 2))
+
+
+def far(image: np.ndarray, truths: tuple[Truth, ...]) -> tuple[np.ndarray, tuple[Truth, ...]]:
+    """The photo two thirds of the way across and down a 12 MP frame (4032 × 3024) of its
+    border colour: a tray far away, seen by a 12 MP camera."""
+    h, w = image.shape[:2]
+    return _pasted(image, truths, (4032, 3024), (2 * (4032 - w) // 3, 2 * (3024 - h) // 3))
 
 
 def pixels(fn: Callable[[np.ndarray], np.ndarray]) -> Transform:
@@ -147,6 +163,7 @@ TRANSFORMS: dict[str, Transform] = {
     "half": resize(0.5),
     "double": resize(2.0),
     "canvas": canvas,
+    "far": far,
     "jpeg40": pixels(_jpeg),
     "dark": pixels(lambda im: (im * 0.6).astype(np.uint8)),
     "noise": pixels(_noise),

@@ -229,8 +229,10 @@ class DiceNets:
 
         The frame is looked at at the scale that gives its longer side ``DET_INPUT`` pixels and
         at a few more (see :meth:`_looks`). A large frame whose dice the kept look still saw
-        small is looked at again, closer, where they lie (see :meth:`_closer`). The looks not
-        kept still add the dice they alone found, when they are ``ADDED`` sure of them: the
+        small is looked at again, closer, where they lie (see :meth:`_closer`), and the dice
+        that look finds are kept: it saw them at about the size the detector learned, where the
+        frame's looks saw specks (docs/vision.md, "A tray far away"). The looks not kept still
+        add the dice they alone found, when they are ``ADDED`` sure of them: the
         half-size look, surer of a tray's dice as a whole, sees two touching dice as one
         (docs/vision.md, "Pipeline"); and a die they found whole takes the place of its pips,
         when the kept look took them for dice (see :meth:`_whole`).
@@ -240,7 +242,7 @@ class DiceNets:
         found, passed_over, kept = self._looks(image, DET_INPUT / max(h, w), large)
         if large:
             closer = self._closer(image, found, kept)
-            if _median_score(closer) > _median_score(found) + ZOOMED:
+            if closer:
                 found, closer = closer, found
             passed_over += closer
         return _joined(self._whole(image, found, passed_over), passed_over)
@@ -253,8 +255,9 @@ class DiceNets:
         The detector is surer of dice near the size it was trained on, so the frame is looked
         at at ``scale`` and at half that (dice twice the usual size, a close-up), and, for a
         ``large`` frame where the first look is unsure (median score under ``UNSURE``: a 12 MP
-        photo of a tray far away, small dice), at twice that too (the input no larger than
-        ``MAX_INPUT`` pixels). A look is kept over the first when its median score is
+        photo of a tray far away, small dice), first at twice that (the input no larger than
+        ``MAX_INPUT`` pixels): the half-size look at such a frame can frame the whole tray as
+        one die. A look is kept over the one kept before it when its median score is
         ``ZOOMED`` higher. A look at a quarter of the size (a sixteenth of the cost) never
         competes, since it sees a tray's dice as specks: it finds dice four times the usual
         size, a close-up, that the other looks see only as pips, and its finds count only when
@@ -265,7 +268,7 @@ class DiceNets:
         looks = [scale / 2]
         if large and _median_score(found) < UNSURE:
             h, w = image.shape[:2]
-            looks.append(min(2 * scale, float(np.sqrt(MAX_INPUT / (h * w)))))
+            looks.insert(0, min(2 * scale, float(np.sqrt(MAX_INPUT / (h * w)))))
         passed_over = []
         for other in looks:
             more = self._detect(image, other)

@@ -258,11 +258,13 @@ class DiceNets:
         photo of a tray far away, small dice), first at twice that (the input no larger than
         ``MAX_INPUT`` pixels): the half-size look at such a frame can frame the whole tray as
         one die. A look is kept over the one kept before it when its median score is
-        ``ZOOMED`` higher. A look at a quarter of the size (a sixteenth of the cost) never
-        competes, since it sees a tray's dice as specks: it finds dice four times the usual
-        size, a close-up, that the other looks see only as pips, and its finds count only when
-        the first look would see them ``CLOSE_UP`` input pixels across or more (smaller, they
-        frame a group of far dice).
+        ``ZOOMED`` higher, except, in a ``large`` frame, a single find over several: the whole
+        tray framed as one die, far away in a 12 MP photo (docs/vision.md, "A tray far away").
+        A look at a quarter of the size (a sixteenth of the cost) never competes, since it
+        sees a tray's dice as specks: it finds dice four times the usual size, a close-up, that
+        the other looks see only as pips, and its finds count only when the first look would
+        see them ``CLOSE_UP`` input pixels across or more (smaller, they frame a group of far
+        dice).
         """
         found, kept = self._detect(image, scale), scale
         looks = [scale / 2]
@@ -272,7 +274,8 @@ class DiceNets:
         passed_over = []
         for other in looks:
             more = self._detect(image, other)
-            if _median_score(more) > _median_score(found) + ZOOMED:
+            if (_median_score(more) > _median_score(found) + ZOOMED
+                    and not (large and len(more) == 1 < len(found))):
                 found, more, kept = more, found, other
             passed_over += more
         passed_over += [f for f in self._detect(image, scale / 4) if f.side * scale >= CLOSE_UP]

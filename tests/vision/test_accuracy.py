@@ -156,19 +156,22 @@ def test_tiny_dice_in_a_large_frame_are_looked_at_closer():
     assert score.precision >= 0.955
 
 
-def test_a_tray_far_away_in_a_12_mp_photo_is_read_die_by_die():
-    """Tray fold 0, ``IMG_20191208_111316`` off centre in a 12 MP frame (the benchmark's ``far``
-    row: a tray far away, seen by a 12 MP camera), 22 dice about 40 pixels across. The look at
-    half the size framed the whole tray as one die, and with it kept the dice were never seen
-    closer: 1 die found. The look at twice the size, for a large frame its first look is
-    unsure of, now comes first, so its dice, seen at 6 input pixels, are looked at closer
-    (docs/vision.md, "A tray far away")."""
-    _, image, truths = next(f for f in set_frames("byler") if f[0] == "IMG_20191208_111316")
+@pytest.mark.parametrize("stem, dice", [("IMG_20191208_111316", 22), ("IMG_20191208_111628", 21)])
+def test_a_tray_far_away_in_a_12_mp_photo_is_read_die_by_die(stem, dice):
+    """Tray fold 0 off centre in a 12 MP frame (the benchmark's ``far`` row: a tray far away,
+    seen by a 12 MP camera), dice about 40 pixels across. The look at half the size framed the
+    whole tray as one die, and with it kept the dice were never seen closer: 1 die found of the
+    22 of ``IMG_20191208_111316``. The look at twice the size, for a large frame its first look
+    is unsure of, now comes first, so its dice, seen at 6 input pixels, are looked at closer.
+    Where the first look is sure enough to skip it (``IMG_20191208_111628``: 2 dice found of 21),
+    a single find is not kept over several in a large frame (docs/vision.md, "A tray far
+    away")."""
+    _, image, truths = next(f for f in set_frames("byler") if f[0] == stem)
     seen, labels = TRANSFORMS["far"](image, truths)
     roll = read(seen, "d6")
     outcomes = Score().add(roll, labels)
-    assert len(roll.dice) == len(labels) == 22
-    assert sum(truth == face for truth, face in outcomes) >= 20
+    assert len(roll.dice) == len(labels) == dice
+    assert sum(truth == face for truth, face in outcomes) >= dice - 2
 
 
 def test_a_die_read_through_a_neighbours_box_is_doubted():

@@ -322,23 +322,31 @@ class DiceNets:
         if not candidates or self.classifier is None:
             return found
         inner = list({f: None for _, pips in candidates for f in pips})
-        probs = self.classify(image, [b for b, _ in candidates] + inner)
+        probs = self.classify(image, inner)
         faces = [i for i, c in enumerate(self.classes) if c != NOT_A_DIE]
-        face_read, n = probs[:, faces].max(axis=1), len(candidates)
-        a_face = dict(zip(inner, face_read[n:] >= WHOLE, strict=True))
-        no_die = dict(zip(inner, probs[n:].argmax(axis=1) == self.classes.index(NOT_A_DIE),
+        a_face = dict(zip(inner, probs[:, faces].max(axis=1) >= WHOLE, strict=True))
+        no_die = dict(zip(inner, probs.argmax(axis=1) == self.classes.index(NOT_A_DIE),
                           strict=True))
-        for (b, pips), surety in zip(candidates, face_read[:n], strict=True):
+        for b, pips in candidates:
             pips = [f for f in pips if f in found]
             if len(pips) == 1:
-                whole = surety >= WHOLE_ONE and no_die[pips[0]]
+                whole = no_die[pips[0]] and self._face_surety(image, b) >= WHOLE_ONE
             else:
-                whole = surety >= WHOLE and 2 * sum(a_face[f] for f in pips) < len(pips)
+                whole = (2 * sum(a_face[f] for f in pips) < len(pips)
+                         and self._face_surety(image, b) >= WHOLE)
             if whole:
                 found = [f for f in found if f not in pips]
                 if not any(_inside(f.centre, b.box) for f in found):
                     found.append(b)
         return found
+
+    def _face_surety(self, image: np.ndarray, die: Found) -> float:
+        """How surely the pip classifier reads ``die`` as a face, any face. Asked one find at a
+        time, only of a larger find whose smaller ones may be its pips: a 12 MP frame's far
+        looks frame groups of dice hundreds of pixels across, costly to cut out, and the dice
+        they hold are read as faces, so those groups are never asked about."""
+        probs = self.classify(image, [die])[0]
+        return float(max(p for p, c in zip(probs, self.classes, strict=True) if c != NOT_A_DIE))
 
     def _detect(self, image: np.ndarray, scale: float) -> list[Found]:
         """The dice the detector finds in ``image`` shrunk by ``scale``, clipped to the frame."""

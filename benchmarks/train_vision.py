@@ -94,6 +94,10 @@ PART_SHARE = 0.08  # classifier cut-outs of part of a die's face (no die: see cl
 PART_SIZE = 0.35  # their side, as a share of the die's (a pip and its surroundings)
 UPRIGHT = 25.0  # classifier cut-outs are turned at most this many degrees either way: a die
 #                 seen at a slant shows its top face above its sides (docs/vision.md)
+DIM = (0.4, 0.9)  # exposure left in dim light
+DEFOCUS = (0.5, 2.0)  # blur sigma, cut-out pixels
+GRAIN = (3.0, 14.0)  # sensor noise sigma, grey levels
+JPEG_QUALITY = (20, 80)  # a low-quality JPEG
 HARD_FROM = 0.5  # share of the detector's steps after which frames it errs on weigh more
 PER_SET = 600  # training entries per real set (see load_real)
 HELD_OUT = 0  # the fold of every real set the shipped model never sees (its figures)
@@ -375,13 +379,16 @@ def _targets(boxes: np.ndarray, grid: int) -> np.ndarray:
     return t
 
 
-def classifier_sample(frame, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+def classifier_sample(
+    frame, rng: np.random.Generator, faults: float = 0.0
+) -> tuple[np.ndarray, int]:
     """A cut-out of one die (label its face; half of the time around the detector's box for it),
     of a place the detector took for a die but is not one, of a part of a die's face at the size
     of a pip (a pip of a large white die is no die of face 1), or of a random place with no die
     centre (all three ``none``), turned at most ``UPRIGHT`` degrees: turned any way, a cut-out
     of a die seen at a slant no longer shows which face is on top, and the classifier read the
-    face towards the camera instead (aws, five folds: .883 against .897 upright)."""
+    face towards the camera instead (aws, five folds: .883 against .897 upright). ``faults``: see
+    :func:`camera`."""
     _, image, everything, mistakes, seen = frame
     dice = [(face, box) for face, box in everything if face != UNCLEAR]
     sides = [max(b[2] - b[0], b[3] - b[1]) for _, b in everything]
@@ -390,7 +397,7 @@ def classifier_sample(frame, rng: np.random.Generator) -> tuple[np.ndarray, int]
     if mistakes and rng.random() < 0.1:
         f = mistakes[int(rng.integers(len(mistakes)))]
         side = f.side * CROP_SCALE * rng.uniform(0.88, 1.12)
-        return augment(crop(image, f.centre, side, angle), rng), CLASSES.index(NOT_A_DIE)
+        return augment(crop(image, f.centre, side, angle), rng, faults), CLASSES.index(NOT_A_DIE)
     if dice and rng.random() < PART_SHARE:
         face, (x0, y0, x1, y1) = dice[int(rng.integers(len(dice)))]
         side = max(x1 - x0, y1 - y0)
@@ -401,18 +408,18 @@ def classifier_sample(frame, rng: np.random.Generator) -> tuple[np.ndarray, int]
             centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2]) + rng.uniform(-0.3, 0.3, 2) * side
         cut = crop(image, tuple(centre), side * PART_SIZE * rng.uniform(0.8, 1.2) * CROP_SCALE,
                    angle)
-        return augment(cut, rng), CLASSES.index(NOT_A_DIE)
+        return augment(cut, rng, faults), CLASSES.index(NOT_A_DIE)
     if seen and rng.random() < 0.4:
         face, f = seen[int(rng.integers(len(seen)))]
         centre = np.array(f.centre) + rng.normal(0, 0.03 * f.side, 2)
         cut = crop(image, tuple(centre), f.side * CROP_SCALE * rng.uniform(0.92, 1.08), angle)
-        return augment(cut, rng), CLASSES.index(face)
+        return augment(cut, rng, faults), CLASSES.index(face)
     if dice and rng.random() < 0.67:
         face, (x0, y0, x1, y1) = dice[int(rng.integers(len(dice)))]
         side = max(x1 - x0, y1 - y0)
         centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2]) + rng.normal(0, 0.05 * side, 2)
         cut = crop(image, tuple(centre), side * CROP_SCALE * rng.uniform(0.88, 1.12), angle)
-        return augment(cut, rng), CLASSES.index(face)
+        return augment(cut, rng, faults), CLASSES.index(face)
     centres = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
                         for _, b in everything]).reshape(-1, 2)
     h, w = image.shape[:2]
@@ -421,7 +428,7 @@ def classifier_sample(frame, rng: np.random.Generator) -> tuple[np.ndarray, int]
         if len(centres) == 0 or np.hypot(*(centres - centre).T).min() > 0.45 * typical:
             break
     side = typical * CROP_SCALE * rng.uniform(0.8, 1.2)
-    return augment(crop(image, tuple(centre), side, angle), rng), CLASSES.index(NOT_A_DIE)
+    return augment(crop(image, tuple(centre), side, angle), rng, faults), CLASSES.index(NOT_A_DIE)
 
 
 def pip_centres(image: np.ndarray, box: tuple[int, int, int, int],
@@ -450,10 +457,33 @@ def pip_centres(image: np.ndarray, box: tuple[int, int, int, int],
     return []
 
 
-def augment(cut: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def augment(cut: np.ndarray, rng: np.random.Generator, faults: float = 0.0) -> np.ndarray:
     """A cut-out mirrored half of the time (a mirrored pip face keeps its count), then
-    colour-jittered."""
-    return colour_jitter(np.ascontiguousarray(cut[:, ::-1]) if rng.random() < 0.5 else cut, rng)
+    colour-jittered, then given a camera's faults, each with chance ``faults`` (``camera``)."""
+    cut = np.ascontiguousarray(cut[:, ::-1]) if rng.random() < 0.5 else cut
+    cut = colour_jitter(cut, rng)
+    return camera(cut, rng, faults) if faults else cut  # the shipped recipe draws as before
+
+
+def camera(cut: np.ndarray, rng: np.random.Generator, faults: float) -> np.ndarray:
+    """A cut-out as a cheap camera might have taken it, each with chance ``faults``: in
+    dim light (the exposure down to ``DIM`` of itself), out of focus (Gaussian blur of
+    ``DEFOCUS`` cut-out pixels), with sensor noise (``GRAIN`` grey levels) and saved as a
+    low-quality JPEG (``JPEG_QUALITY``). The photos of the four sets are mostly sharp, well
+    lit and lightly compressed; a Pi camera in a dim room or a phone's thumbnail is not
+    (docs/vision.md, "A camera's faults")."""
+    out = cut.astype(np.float32)
+    if rng.random() < faults:
+        out *= rng.uniform(*DIM)
+    if rng.random() < faults:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(*DEFOCUS))
+    if rng.random() < faults:
+        out += rng.normal(0, rng.uniform(*GRAIN), out.shape)
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    if rng.random() < faults:
+        quality = int(rng.integers(*JPEG_QUALITY))
+        out = cv2.imdecode(cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], 1)
+    return out
 
 
 # ---- training -----------------------------------------------------------------------------
@@ -532,17 +562,19 @@ def hard_weights(model: Detector, frames: list, most: int = 8) -> np.ndarray:
 
 
 def train_classifier(
-    frames: list, steps: int, seed: int, widths: tuple[int, int, int, int] = CLS_WIDTHS
+    frames: list, steps: int, seed: int, widths: tuple[int, int, int, int] = CLS_WIDTHS,
+    faults: float = 0.0,
 ) -> Classifier:
     """Fit the pip classifier (``widths`` channels) on cut-outs of the frames that hold pip
-    dice."""
+    dice, given a camera's faults with chance ``faults`` each (see ``camera``)."""
     rng, model = np.random.default_rng(seed), Classifier(widths)
     torch.manual_seed(seed)
     opt = torch.optim.AdamW(model.parameters(), 3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
     model.train()
     for step in range(steps):
-        batch = [classifier_sample(frames[int(rng.integers(len(frames)))], rng) for _ in range(64)]
+        batch = [classifier_sample(frames[int(rng.integers(len(frames)))], rng, faults)
+                 for _ in range(64)]
         x = torch.from_numpy(to_blob(np.stack([b[0] for b in batch])))
         y = torch.tensor([b[1] for b in batch])
         loss = nn.functional.nll_loss(torch.log(model(x).clamp(min=1e-6)), y)
@@ -589,6 +621,7 @@ def mistakes(detector: str, frames: list) -> list:
 def train_pair(
     real: list, synthetic: list, steps: tuple[int, int], seed: int, detector: str | None,
     checkpoint: Path | None = None, widths: tuple[int, int, int, int] = CLS_WIDTHS,
+    faults: float = 0.0,
 ) -> dict:
     """Detector (unless given as base64 ONNX) and classifier trained on ``real`` photos plus
     ``synthetic`` renders, for ``steps`` = (detector steps, classifier steps). A newly trained
@@ -601,7 +634,7 @@ def train_pair(
         if checkpoint is not None:
             checkpoint.write_text(json.dumps({"detector": detector}) + "\n")
     pips = mistakes(detector, real + [f for f in synthetic if f[0] == "d6"])
-    classifier = train_classifier(pips, steps[1], seed + 1, widths)
+    classifier = train_classifier(pips, steps[1], seed + 1, widths, faults)
     print(f"  trained in {time.time() - start:.0f} s", flush=True)
     return {
         "detector": detector,
@@ -629,6 +662,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--classifier-widths", nargs=4, type=int, default=CLS_WIDTHS,
                         metavar="N", help="pip classifier channels (a lighter one reads faster)")
+    parser.add_argument("--camera", type=float, default=0.0, metavar="CHANCE",
+                        help="give the classifier's cut-outs each of a camera's faults (dim "
+                        "light, defocus, noise, JPEG) with this chance (docs/vision.md)")
     parser.add_argument("--seed", type=int, default=0,
                         help="added to each part's seeds (10 x fold): another draw of the same "
                         "recipe, to tell a recipe's gain from the noise of one training")
@@ -674,7 +710,7 @@ def main(argv: list[str] | None = None) -> int:
         kept = json.loads(path.read_text())["detector"] if args.keep_detector else None
         model = train_pair(seen, synthetic, (args.steps, args.classifier_steps),
                            10 * k + args.seed, kept, path.with_suffix(".detector.json"),
-                           tuple(args.classifier_widths))
+                           tuple(args.classifier_widths), args.camera)
         model.update(sets=sorted(args.sets), held_out=k)
         if args.recipe:
             model["recipe"] = args.recipe

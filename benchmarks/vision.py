@@ -1,7 +1,7 @@
 """Accuracy and speed of the dice reader, per labelled set and per transform.
 
     .venv/bin/python benchmarks/vision.py [--sets byler aws roboflow webcam] [--transforms ...]
-        [--limit N] [--renders N] [--no-synthetic] [--no-speed] [--opencv]
+        [--limit N] [--renders N] [--no-synthetic] [--no-speed] [--opencv] [--seen]
 
 Real pip photos come from the four folders of ../shared/data/dice (``vision.datasets``; roboflow
 is CC BY 4.0, credited below). A photo is read by a model that never saw it: for a set the
@@ -18,6 +18,11 @@ twice as large), ``canvas`` (the photo in the middle of a canvas 4× its side, f
 border colour: dice a quarter of their size), ``far`` (the photo off centre in a 12 MP frame of
 its border colour: a tray far away, seen by a 12 MP camera), ``jpeg40``, ``dark`` (−40 %
 light), ``noise`` (σ 10), ``blur`` (Gaussian σ 1.5).
+
+``--seen`` reads the photos the model was trained on instead (the shipped model: folds 1–4 of
+every set; rows marked "seen in training"): how well it fits what it learned from, apart from
+how far that carries to photos it never saw. A model that reads its own training photos under
+a goal will not meet it on others.
 
 Teach-from-photos rows (``--teach 5 10``): pips treated as unknown symbols, a learned profile with
 open faces taught N real dice per face from the photos outside fold 0, reading fold 0 with a
@@ -59,6 +64,7 @@ from vision.datasets import (  # noqa: E402
     SETS,
     candidate,
     photo_fold,
+    seen_by,
     set_frames,
     top_faces,
     trained_sets,
@@ -224,6 +230,18 @@ def unseen_frames(
     return usable
 
 
+def seen_frames(
+    name: str, limit: int = 0, model: Path | None = None
+) -> list[tuple[Frame, DiceNets | None]]:
+    """The photos of a set that the model (``model``, or the shipped one) was trained on, each
+    with that model, ``limit`` of them spread over the set (0: all): how well it fits them."""
+    nets = candidate(model) if model else None
+    usable = [(frame, nets) for frame in set_frames(name) if seen_by(name, frame[0], model)]
+    if limit:
+        usable = usable[:: max(1, len(usable) // limit)][:limit]
+    return usable
+
+
 def score_set(name: str, frames: list[tuple[Frame, DiceNets | None]], transform: str) -> Score:
     """Read every photo of set ``name`` after ``transform``, each with a model that never saw
     it."""
@@ -290,6 +308,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="teach-from-photos rows: N examples per face (none: skip)")
     parser.add_argument("--draws", type=int, default=1, metavar="K",
                         help="teach-from-photos: draws of examples pooled per row")
+    parser.add_argument("--seen", action="store_true",
+                        help="read the photos the model was trained on instead: how well it "
+                             "fits what it learned from")
     parser.add_argument("--opencv", action="store_true",
                         help="run the networks with OpenCV, as where ONNX Runtime has no wheel")
     args = parser.parse_args(argv)
@@ -303,9 +324,11 @@ def main(argv: list[str] | None = None) -> int:
           "| asked |")
     print("|---|---|---|---|---|---|---|---|")
     for name in args.sets:
-        frames = unseen_frames(name, args.limit, args.model)
+        frames = (seen_frames if args.seen else unseen_frames)(name, args.limit, args.model)
+        seen = ", seen in training" if args.seen else ""
         for transform in args.transforms:
-            print(row(f"{name} | {transform}", score_set(name, frames, transform)), flush=True)
+            print(row(f"{name} | {transform}{seen}", score_set(name, frames, transform)),
+                  flush=True)
     for per_face in args.teach:
         for name in args.sets:
             frames = list(set_frames(name))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from dice_fixtures import byler
 
-from vision.datasets import candidate, photo_fold, unseen_by
+from vision.datasets import candidate, photo_fold, seen_by, unseen_by
 from vision.net import read_model_file
 
 
@@ -25,6 +25,20 @@ def test_a_candidate_model_reads_only_what_it_never_saw(tmp_path):
     # Another fold would need a held-out model of the same recipe; the fold models in
     # benchmarks/models are trained on other sets, so that photo is not measured at all.
     assert unseen_by("byler", stems[1], path) == (False, None)
+
+
+def test_the_photos_a_model_was_trained_on_are_told_from_those_it_never_saw(tmp_path):
+    """``benchmarks/vision.py --seen`` reads what a model learned from: every fold of its sets
+    but the one it was held out from, and nothing of a set it never saw."""
+    model = read_model_file("dice.json") | {"sets": ["aws", "byler"], "held_out": 2}
+    path = tmp_path / "candidate.json"
+    path.write_text(json.dumps(model))
+    stems = {photo_fold(name): name for name, _, _ in byler()}
+
+    assert [seen_by("byler", stems[k], path) for k in range(5)] == [True, True, False, True, True]
+    assert not seen_by("webcam", stems[0], path)
+    # The shipped model never saw fold 0 of any set, and saw the rest.
+    assert not seen_by("byler", stems[0]) and seen_by("byler", stems[1])
 
 
 def test_another_fold_is_read_by_the_fold_model_of_the_same_named_recipe(tmp_path, monkeypatch):

@@ -498,13 +498,15 @@ def focal_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     return (pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1)
 
 
-def train_detector(frames: list, steps: int, seed: int) -> Detector:
+def train_detector(
+    frames: list, steps: int, seed: int, widths: tuple[int, int, int] = DET_WIDTHS
+) -> Detector:
     """Fit the detector on patches of ``frames`` (real and synthetic).
 
     After ``HARD_FROM`` of the steps, frames are drawn in proportion to how wrong the detector
     still is on them (:func:`hard_weights`): the carpet, velvet and wood grain it takes for dice
     and the tiny dice it misses are seen more often than the trays it already reads."""
-    rng, model = np.random.default_rng(seed), Detector()
+    rng, model = np.random.default_rng(seed), Detector(widths)
     torch.manual_seed(seed)
     opt = torch.optim.AdamW(model.parameters(), 3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
@@ -621,7 +623,7 @@ def mistakes(detector: str, frames: list) -> list:
 def train_pair(
     real: list, synthetic: list, steps: tuple[int, int], seed: int, detector: str | None,
     checkpoint: Path | None = None, widths: tuple[int, int, int, int] = CLS_WIDTHS,
-    faults: float = 0.0,
+    faults: float = 0.0, detector_widths: tuple[int, int, int] = DET_WIDTHS,
 ) -> dict:
     """Detector (unless given as base64 ONNX) and classifier trained on ``real`` photos plus
     ``synthetic`` renders, for ``steps`` = (detector steps, classifier steps). A newly trained
@@ -629,7 +631,7 @@ def train_pair(
     classifier again with ``--keep-detector``)."""
     start = time.time()
     if detector is None:
-        detector = onnx_b64(train_detector(real + synthetic, steps[0], seed),
+        detector = onnx_b64(train_detector(real + synthetic, steps[0], seed, detector_widths),
                             (1, 3, DET_INPUT, DET_INPUT), any_size=True)
         if checkpoint is not None:
             checkpoint.write_text(json.dumps({"detector": detector}) + "\n")
@@ -662,6 +664,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--classifier-widths", nargs=4, type=int, default=CLS_WIDTHS,
                         metavar="N", help="pip classifier channels (a lighter one reads faster)")
+    parser.add_argument("--detector-widths", nargs=3, type=int, default=DET_WIDTHS,
+                        metavar="N", help="detector channels at 1/2, 1/4 and 1/8 of the input")
     parser.add_argument("--camera", type=float, default=0.0, metavar="CHANCE",
                         help="give the classifier's cut-outs each of a camera's faults (dim "
                         "light, defocus, noise, JPEG) with this chance (docs/vision.md)")
@@ -710,7 +714,8 @@ def main(argv: list[str] | None = None) -> int:
         kept = json.loads(path.read_text())["detector"] if args.keep_detector else None
         model = train_pair(seen, synthetic, (args.steps, args.classifier_steps),
                            10 * k + args.seed, kept, path.with_suffix(".detector.json"),
-                           tuple(args.classifier_widths), args.camera)
+                           tuple(args.classifier_widths), args.camera,
+                           tuple(args.detector_widths))
         model.update(sets=sorted(args.sets), held_out=k)
         if args.recipe:
             model["recipe"] = args.recipe

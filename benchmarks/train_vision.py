@@ -4,7 +4,8 @@
     .venv/bin/pip install torch==2.13.0+cpu onnx   # for training only: never needed at run time
     .venv/bin/python benchmarks/train_vision.py [PART ...] [--steps N] [--classifier-steps N]
         [--embedder-steps N] [--threads N] [--keep-detector] [--out DIR]
-        [--classifier-widths N N N N] [--weight SET=W ...] [--faces-without PROFILE ...]
+        [--classifier-widths N N N N] [--detector-widths N N N] [--camera CHANCE]
+        [--weight SET=W ...] [--faces-without PROFILE ...] [--seed N] [--recipe NAME]
 
 PART is ``fold0`` .. ``fold4``, ``final`` or ``faces`` (default: all). ``final`` is trained on
 every photo of ``--sets`` except fold ``HELD_OUT`` (0) of each, which the benchmark then reads;

@@ -223,11 +223,8 @@ def unseen_frames(
     shipped one), ``limit`` of them spread over the set (0: all). The limit applies after the
     photos the models saw are left out, so a model trained on one fold's complement is still
     measured on ``limit`` photos. ``model``: a model file measured instead of the shipped one."""
-    usable = [((stem, image, truths), nets) for stem, image, truths in set_frames(name)
-              for ok, nets in [unseen_by(name, stem, model)] if ok]
-    if limit:
-        usable = usable[:: max(1, len(usable) // limit)][:limit]
-    return usable
+    return _spread([((stem, image, truths), nets) for stem, image, truths in set_frames(name)
+                    for ok, nets in [unseen_by(name, stem, model)] if ok], limit)
 
 
 def seen_frames(
@@ -236,15 +233,18 @@ def seen_frames(
     """The photos of a set that the model (``model``, or the shipped one) was trained on, each
     with that model, ``limit`` of them spread over the set (0: all): how well it fits them."""
     nets = candidate(model) if model else None
-    usable = [(frame, nets) for frame in set_frames(name) if seen_by(name, frame[0], model)]
-    if limit:
-        usable = usable[:: max(1, len(usable) // limit)][:limit]
-    return usable
+    return _spread([(frame, nets) for frame in set_frames(name)
+                    if seen_by(name, frame[0], model)], limit)
+
+
+def _spread(frames: list, limit: int) -> list:
+    """``limit`` of ``frames`` spread over them (0: all of them)."""
+    return frames[:: max(1, len(frames) // limit)][:limit] if limit else frames
 
 
 def score_set(name: str, frames: list[tuple[Frame, DiceNets | None]], transform: str) -> Score:
-    """Read every photo of set ``name`` after ``transform``, each with a model that never saw
-    it."""
+    """Read every photo of set ``name`` after ``transform``, each with the model given beside
+    it (one that never saw it, or, for ``--seen``, the one that learned from it)."""
     profile, score = load_profile("d6"), Score(top_faces(name))
     for (_, image, truths), nets in frames:
         seen, labels = TRANSFORMS[transform](image, truths)

@@ -11,11 +11,12 @@ PART is ``fold0`` .. ``fold4``, ``final`` or ``faces`` (default: all). ``final``
 every photo of ``--sets`` except fold ``HELD_OUT`` (0) of each, which the benchmark then reads;
 ``fold<k>`` leaves out fold k instead (benchmarks/models/, to measure the other folds). The model
 file records its ``sets`` and ``held_out`` fold. The shipped ``dice.json`` (issue 16) is the
-detector of ``final --steps 4000 --classifier-steps 8000 --weight byler=2`` with a classifier
-retrained on it by ``final --keep-detector --classifier-steps 10000 --weight byler=2`` (the
-"part of a die" cut-outs included, the detector's finds mined with its looks joined, the
-``CLS_WIDTHS`` channels, cut-outs turned at most ``UPRIGHT``), both held out from fold 0 of
-every set (docs/vision.md, "What is shipped"). A run writes its detector alone to
+detector of ``final --steps 8000 --weight byler=2`` with the classifier retrained by ``final
+--keep-detector --classifier-steps 10000 --weight byler=2`` (the "part of a die" cut-outs
+included, the detector's finds mined with its looks joined, the ``CLS_WIDTHS`` channels,
+cut-outs turned at most ``UPRIGHT``) on the detector of ``final --steps 4000 --classifier-steps
+8000 --weight byler=2``, all held out from fold 0 of every set (docs/vision.md, "What is
+shipped"). A run writes its detector alone to
 ``DIR/dice.detector.json`` as soon as it is trained. Measure a run before shipping it with
 ``benchmarks/vision.py --model DIR/dice.json``.
 
@@ -35,10 +36,10 @@ renders of every profile (``vision.synth``, seeds 90000 and up, which neither th
 sees the photos of the fold it leaves out, and the benchmark reads each photo only with a model
 that did not see it (``vision.datasets.unseen_by``). ``benchmarks/models/fold<k>.json``, when
 present, holds held-out fold models of a recipe named with ``--recipe`` (benchmark only, not
-shipped): the shipped recipe's (``upright``, the classifier of each retrained with
-``fold<k> --keep-detector --classifier-steps 10000 --weight byler=2 --recipe upright`` over the
-tray-weighted detector of that fold), with ``shipped.json`` (the shipped file naming the
-recipe) its fold 0.
+shipped): the shipped recipe's (``detector-8k``: the detector of ``fold<k> --steps 8000
+--weight byler=2`` with the classifier of ``fold<k> --keep-detector --classifier-steps 10000
+--weight byler=2 --recipe upright`` retrained over the tray-weighted detector of that fold),
+with ``shipped.json`` (the shipped file naming the recipe) its fold 0.
 """
 
 from __future__ import annotations

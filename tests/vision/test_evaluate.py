@@ -36,14 +36,15 @@ def test_only_the_webcam_set_frames_top_faces():
 
 
 def test_a_webcam_photo_read_whole_counts_every_die():
-    """dice_25 (fold 0, never seen by the shipped model): three dice showing 1, found whole and
-    read right; its labels frame the three top faces. Two were counted as false finds and as
-    missed."""
-    stem, image, truths = next(f for f in set_frames("webcam") if f[0] == "dice_25")
+    """valid_10 (fold 0, never seen by the shipped model): two dice showing 2, one framed by its
+    top face and one found whole, both read right; its labels frame the two top faces. The one
+    found whole was counted as a false find and as missed. (dice_25 held this case until the
+    detector trained for 8,000 steps framed its three dice by their top faces.)"""
+    stem, image, truths = next(f for f in set_frames("webcam") if f[0] == "valid_10")
     assert photo_fold(stem) == 0
     roll = read(image, "d6")
     strict, by_top_face = Score(), Score(top_faces("webcam"))
     strict.add(roll, truths)
     by_top_face.add(roll, truths)
     assert strict.matched == 1
-    assert (by_top_face.matched, by_top_face.correct, by_top_face.labelled) == (3, 3, 3)
+    assert (by_top_face.matched, by_top_face.correct, by_top_face.labelled) == (2, 2, 2)

@@ -96,25 +96,10 @@ LABEL_FIXES = {
 }
 
 
-# The models trained without one fold of the real photos, used only to measure on the photos they
-# never saw: they live beside the benchmark, not in the package (they are not read at run time).
+# The shipped recipe's models trained without one fold of the real photos, used only to measure on
+# the photos they never saw: they live beside the benchmark, not in the package (they are not read
+# at run time). A recipe being tried keeps its own beside its model file (``fold_folders``).
 FOLD_MODELS = REPO_ROOT / "benchmarks" / "models"
-
-
-def trained_folds() -> list[int]:
-    """The folds whose held-out model is in ``benchmarks/models/fold<k>.json``."""
-    return sorted(int(p.stem[4:]) for p in FOLD_MODELS.glob("fold*.json"))
-
-
-@cache
-def _fold_model(fold: int) -> dict:
-    return json.loads((FOLD_MODELS / f"fold{fold}.json").read_text())
-
-
-@cache
-def held_out(fold: int) -> DiceNets:
-    """The model trained without the real photos of ``fold`` (to measure on those photos)."""
-    return DiceNets.from_dict(_fold_model(fold))
 
 
 @cache
@@ -130,14 +115,10 @@ def candidate(model: Path) -> DiceNets:
 
 
 def _recipe(model: Path | None = None) -> tuple[frozenset[str], int | None, str | None]:
-    """The real sets a model (default: the shipped one) was trained on, the fold of each it
-    never saw, and the name of its recipe."""
-    return _recipe_of(_model_file(model))
-
-
-def _recipe_of(data: dict) -> tuple[frozenset[str], int | None, str | None]:
-    """What a model file says of its training: its real sets (byler when unsaid), its held-out
-    fold and its ``recipe`` name (None when unnamed)."""
+    """What a model file (default: the shipped one) says of its training: its real sets (byler
+    when unsaid), the fold of each it never saw, and the name of its recipe (None when
+    unnamed)."""
+    data = _model_file(model)
     return frozenset(data.get("sets", ["byler"])), data.get("held_out"), data.get("recipe")
 
 
@@ -153,8 +134,8 @@ def unseen_by(
     """Whether a photo can be measured, and with which model (``None``: the shipped one): a set
     the model (default: the shipped one; else the file ``model``) never saw, or the fold of a
     trained set it was held out from, is read by that model; another fold by its own held-out
-    model of the same recipe (same sets, same ``recipe`` name) in benchmarks/models, if there
-    is one."""
+    model of the same recipe (same sets, same ``recipe`` name), if there is one beside the
+    model file or in benchmarks/models (:func:`fold_folders`)."""
     itself = None if model is None else candidate(model)
     sets, fold_out, recipe = _recipe(model)
     if name not in sets:
@@ -162,11 +143,22 @@ def unseen_by(
     fold = photo_fold(stem)
     if fold_out == fold:
         return True, itself
-    if fold in trained_folds():
-        fold_sets, _, fold_recipe = _recipe_of(_fold_model(fold))
-        if (fold_sets, fold_recipe) == (sets, recipe):
-            return True, held_out(fold)
+    for folder in fold_folders(model):
+        path = folder / f"fold{fold}.json"
+        if path.is_file():
+            fold_sets, _, fold_recipe = _recipe(path)
+            if (fold_sets, fold_recipe) == (sets, recipe):
+                return True, candidate(path)
     return False, None
+
+
+def fold_folders(model: Path | None = None) -> list[Path]:
+    """Where the held-out fold models ``fold<k>.json`` of a model's recipe are looked for: the
+    folder of a candidate model file first (a recipe being tried keeps its folds beside it:
+    ``train_vision.py --out DIR --folds-out DIR``), then benchmarks/models (the shipped
+    recipe's)."""
+    beside = [model.resolve().parent] if model is not None else []
+    return beside + [f for f in [FOLD_MODELS] if f not in beside]
 
 
 def seen_by(name: str, stem: str, model: Path | None = None) -> bool:

@@ -54,20 +54,47 @@ def test_another_fold_is_read_by_the_fold_model_of_the_same_named_recipe(tmp_pat
         (folds / f"fold{k}.json").write_text(json.dumps(
             shipped | {"sets": ["byler"], "held_out": k, "recipe": recipe}))
     monkeypatch.setattr(datasets, "FOLD_MODELS", folds)
-    datasets._fold_model.cache_clear()
-    datasets.held_out.cache_clear()
-    path = tmp_path / "weighted.json"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    path = elsewhere / "weighted.json"
     path.write_text(json.dumps(shipped | {"sets": ["byler"], "held_out": 0,
                                           "recipe": "tray-weighted"}))
     stems = {photo_fold(name): name for name, _, _ in byler()}
-    try:
-        assert unseen_by("byler", stems[1], path) == (True, datasets.held_out(1))
-        assert unseen_by("byler", stems[3], path) == (False, None)  # another recipe's
-        assert unseen_by("byler", stems[0], path) == (True, candidate(path))
-        assert unseen_by("byler", stems[1]) == (False, None)  # the shipped model: all sets
-    finally:
-        datasets._fold_model.cache_clear()
-        datasets.held_out.cache_clear()
+
+    assert unseen_by("byler", stems[1], path) == (True, candidate(folds / "fold1.json"))
+    assert unseen_by("byler", stems[3], path) == (False, None)  # another recipe's
+    assert unseen_by("byler", stems[0], path) == (True, candidate(path))
+    assert unseen_by("byler", stems[1]) == (False, None)  # the shipped model: all sets
+
+
+def test_a_recipe_being_tried_keeps_its_fold_models_beside_it(tmp_path, monkeypatch):
+    """``train_vision.py --out DIR --folds-out DIR`` writes a new recipe's folds beside its
+    ``dice.json``: the benchmark reads each fold with the model found there before any of
+    benchmarks/models, and a fold missing there with the one in benchmarks/models only if it is
+    of the same recipe."""
+    import vision.datasets as datasets
+
+    shipped = read_model_file("dice.json")
+    folds, tried = tmp_path / "models", tmp_path / "tried"
+    folds.mkdir()
+    tried.mkdir()
+    monkeypatch.setattr(datasets, "FOLD_MODELS", folds)
+
+    def write(path: Path, fold: int, recipe: str) -> Path:
+        path.write_text(json.dumps(shipped | {"sets": ["byler"], "held_out": fold,
+                                              "recipe": recipe}))
+        return path
+
+    write(folds / "fold1.json", 1, "contrast")
+    write(folds / "fold2.json", 2, "shipped-recipe")
+    beside = write(tried / "fold1.json", 1, "contrast")
+    model = write(tried / "dice.json", 0, "contrast")
+    stems = {photo_fold(name): name for name, _, _ in byler()}
+
+    assert unseen_by("byler", stems[1], model) == (True, candidate(beside))
+    assert unseen_by("byler", stems[2], model) == (False, None)
+    (tried / "fold1.json").unlink()
+    assert unseen_by("byler", stems[1], model) == (True, candidate(folds / "fold1.json"))
 
 
 def test_the_benchmarks_copy_of_the_shipped_model_is_the_shipped_model():

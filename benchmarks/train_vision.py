@@ -11,14 +11,14 @@ PART is ``fold0`` .. ``fold4``, ``final`` or ``faces`` (default: all). ``final``
 every photo of ``--sets`` except fold ``HELD_OUT`` (0) of each, which the benchmark then reads;
 ``fold<k>`` leaves out fold k instead (benchmarks/models/, to measure the other folds). The model
 file records its ``sets`` and ``held_out`` fold. The shipped ``dice.json`` (issue 16) is the
-detector of ``final --steps 8000 --weight byler=2`` with the classifier retrained by ``final
---keep-detector --classifier-steps 10000 --weight byler=2`` (the "part of a die" cut-outs
-included, the detector's finds mined with its looks joined, the ``CLS_WIDTHS`` channels,
-cut-outs turned at most ``UPRIGHT``) on the detector of ``final --steps 4000 --classifier-steps
-8000 --weight byler=2``, all held out from fold 0 of every set (docs/vision.md, "What is
-shipped"). A run writes its detector alone to
-``DIR/dice.detector.json`` as soon as it is trained. Measure a run before shipping it with
-``benchmarks/vision.py --model DIR/dice.json``.
+detector of ``final --steps 8000 --weight byler=2`` with the classifier retrained over its finds
+by ``final --keep-detector --classifier-steps 10000 --weight byler=2 --recipe contrast`` (the
+"part of a die" cut-outs included, the detector's finds mined with its looks joined, the
+``CLS_WIDTHS`` channels, cut-outs turned at most ``UPRIGHT`` and brought to one contrast by
+``contrasted``), held out from fold 0 of every set (docs/vision.md, "What is shipped"); its
+recipe's name is kept in ``benchmarks/models/shipped.json`` only. A run writes its detector alone
+to ``DIR/dice.detector.json`` as soon as it is trained. Measure a run before shipping it with
+``benchmarks/vision.py --model DIR/dice.json`` (its fold models beside it).
 
 ``faces`` trains the embedder of learned profiles on dice of every profile (renders, seeds 95000
 and up, and the real pip photos of every set except fold ``HELD_OUT`` of each: the benchmark's
@@ -36,10 +36,11 @@ renders of every profile (``vision.synth``, seeds 90000 and up, which neither th
 sees the photos of the fold it leaves out, and the benchmark reads each photo only with a model
 that did not see it (``vision.datasets.unseen_by``). ``benchmarks/models/fold<k>.json``, when
 present, holds held-out fold models of a recipe named with ``--recipe`` (benchmark only, not
-shipped): the shipped recipe's (``detector-8k``: the detector of ``fold<k> --steps 8000
---weight byler=2`` with the classifier of ``fold<k> --keep-detector --classifier-steps 10000
---weight byler=2 --recipe upright`` retrained over the tray-weighted detector of that fold),
-with ``shipped.json`` (the shipped file naming the recipe) its fold 0.
+shipped): the shipped recipe's (``contrast``: the detector of ``fold<k> --steps 8000 --weight
+byler=2`` with the classifier of ``fold<k> --keep-detector --classifier-steps 10000 --weight
+byler=2 --recipe contrast`` trained over its finds), with ``shipped.json`` (the shipped file naming
+the recipe) its fold 0. A recipe being tried writes its own beside its model file (``--out DIR
+--folds-out DIR``), where the benchmark looks first.
 """
 
 from __future__ import annotations
@@ -108,6 +109,8 @@ COSINE_SCALE = 16.0  # sharpness of the embedder's training softmax over cosine 
 COSINE_MARGIN = 0.2  # cosine taken off the right face's logit in training: tighter faces
 FACE_RENDERS = 300  # synthetic frames per learned profile for the embedder
 REAL_SHARE = 0.5  # share of each embedder batch drawn from the real photos' dice (see face_patches)
+CONTRAST_FLOOR = 0.1  # added to twice a cut-out's spread (pixels in -1..1) before dividing
+CONTRAST_CLIP = 2.5  # contrasted cut-outs are held to +-this (the tray around a black die)
 
 
 def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
@@ -157,7 +160,24 @@ class Classifier(nn.Module):
         self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(d * (CROP // 8) ** 2, len(CLASSES)))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.softmax(self.head(self.body(x)), 1)
+        return torch.softmax(self.head(self.body(contrasted(x))), 1)
+
+
+def contrasted(x: torch.Tensor) -> torch.Tensor:
+    """Cut-outs brought to one contrast by the mean and spread of their die's box (the central
+    ``CROP / CROP_SCALE`` pixels, all three colours): a black die with red pips, a die in dim
+    light and one in glare then differ only in what is drawn on them (five folds, -40 % light:
+    tray asked 15.5 -> 10.7 %, docs/vision.md "Cut-outs of one contrast"). Part of the exported
+    network, so every reader of the model file does the same. The means are a pooling and a
+    fixed 1x1 convolution: OpenCV's classic engine mixes the cut-outs of a batch in the ONNX
+    ``ReduceMean`` and crashes on ``std``. Flat cut-outs are not blown up (``CONTRAST_FLOOR``)."""
+    edge = round(CROP * (1 - 1 / CROP_SCALE) / 2)
+    box = x[:, :, edge:CROP - edge, edge:CROP - edge]
+    grey = torch.full((1, 3, 1, 1), 1 / 3)
+    mean = nn.functional.conv2d(nn.functional.avg_pool2d(box, CROP - 2 * edge), grey)
+    square = nn.functional.conv2d(nn.functional.avg_pool2d(box * box, CROP - 2 * edge), grey)
+    spread = (square - mean * mean).clamp(min=0).sqrt()
+    return torch.clamp((x - mean) / (2 * spread + CONTRAST_FLOOR), -CONTRAST_CLIP, CONTRAST_CLIP)
 
 
 class Embedder(nn.Module):

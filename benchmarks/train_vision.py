@@ -174,9 +174,12 @@ def contrasted(x: torch.Tensor) -> torch.Tensor:
     edge = round(CROP * (1 - 1 / CROP_SCALE) / 2)
     box = x[:, :, edge:CROP - edge, edge:CROP - edge]
     grey = torch.full((1, 3, 1, 1), 1 / 3)
-    mean = nn.functional.conv2d(nn.functional.avg_pool2d(box, CROP - 2 * edge), grey)
-    square = nn.functional.conv2d(nn.functional.avg_pool2d(box * box, CROP - 2 * edge), grey)
-    spread = (square - mean * mean).clamp(min=0).sqrt()
+
+    def box_mean(values: torch.Tensor) -> torch.Tensor:
+        return nn.functional.conv2d(nn.functional.avg_pool2d(values, CROP - 2 * edge), grey)
+
+    mean = box_mean(box)
+    spread = (box_mean(box * box) - mean * mean).clamp(min=0).sqrt()
     return torch.clamp((x - mean) / (2 * spread + CONTRAST_FLOOR), -CONTRAST_CLIP, CONTRAST_CLIP)
 
 

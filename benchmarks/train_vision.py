@@ -630,12 +630,14 @@ def mistakes(detector: str, frames: list) -> list:
     """Add to each frame what the trained detector finds there that is no labelled die (hard
     negatives for the classifier: holes in the tray's handle, corners, shadows), and the boxes it
     gives the labelled dice with their faces (cut-outs as the reader will make them, a little off
-    centre or too large at times)."""
+    centre or too large at times). Its faint finds count too: the reader asks the classifier to
+    confirm them (``DiceNets.faint_finds``: a CATAN board's number tokens, read as 3 before)."""
     nets = DiceNets(load_onnx(detector), None, CLASSES, DETECT_THRESHOLD)
     out, finds = [], {}
     for name, image, dice in frames:
         if id(image) not in finds:  # repeated entries of one photo are the same array
-            finds[id(image)] = nets.detect(image)
+            found = nets.detect(image)
+            finds[id(image)] = found + nets.faint_finds(image, found)
         found = finds[id(image)]
         pairs = match([f.box for f in found], [b for _, b in dice], top_faces(name))
         hit = {i for i, _ in pairs}

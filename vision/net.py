@@ -56,6 +56,7 @@ EMBED = 24  # length of the face embedding of learned profiles
 TURNS = 4  # quarter turns of a die's cut-out, then as many mirrored turns of a wider one ...
 VIEWS = 2 * TURNS  # ... are the looks averaged into a face embedding
 TILT = 12.0  # degrees an unsure die's cut-outs are also turned either way (``_upright_looks``)
+UNSURE_LOOKS = 8  # looks averaged for a die not read ``SURE`` at a glance (``classify``)
 GRID = 8  # the detector's input sides are multiples of this
 UNSURE = 0.6  # a first look with a lower median score is worth a closer look (large frames)
 ZOOMED = 0.05  # the half-size look is kept when its median score is this much higher
@@ -304,18 +305,29 @@ class DiceNets:
         webcam's labels are top faces). Only in a frame where dice were surely found: faint
         finds are measured against them. Five folds: roboflow .746 -> .768 of dice read right
         (docs/vision.md, "Faint finds")."""
-        if not faint or not found or self.classifier is None:
+        apart = _apart(faint, found)
+        if not apart or self.classifier is None:
             return []
-        centres = np.array([f.centre for f in found])
-        sides = np.array([f.side for f in found])
-        apart = [f for f in faint
-                 if (np.hypot(*(centres - f.centre).T) >= APART * np.maximum(sides, f.side)).all()]
-        if not apart:
-            return []
-        probs = self.classify(image, apart)
         faces = [i for i, c in enumerate(self.classes) if c != NOT_A_DIE]
-        return [f for f, sure in zip(apart, probs[:, faces].max(axis=1) >= CONFIRMED, strict=True)
-                if sure]
+        glance = self._run(_cut_outs(image, apart, CROP_SCALE))[:, faces].max(axis=1)
+        # Only a die read at a glance this surely can average CONFIRMED over the looks: the
+        # others are dropped before the looks (most faint finds on a board, 3 a frame).
+        hopeful = [f for f, p in zip(apart, glance, strict=True)
+                   if p >= 1 - UNSURE_LOOKS * (1 - CONFIRMED)]
+        if not hopeful:
+            return []
+        probs = self.classify(image, hopeful)[:, faces].max(axis=1)
+        return [f for f, p in zip(hopeful, probs, strict=True) if p >= CONFIRMED]
+
+    def faint_finds(self, image: np.ndarray, found: list[Found]) -> list[Found]:
+        """The faint finds of a frame that the pip classifier is asked to confirm (see
+        :meth:`_confirmed`), given the dice ``found`` there: what training shows it as no die
+        when they are none (a CATAN board's number tokens, a slanted die's side face)."""
+        h, w = image.shape[:2]
+        if max(h, w) > 2 * DET_INPUT:
+            return []
+        first = self._detect(image, DET_INPUT / max(h, w), FAINT)
+        return _apart([f for f in first if f.score < self.detect_threshold], found)
 
     def _closer(self, image: np.ndarray, found: list[Found], scale: float) -> list[Found]:
         """The dice found by the looks (see :meth:`_looks`) at the part of the frame where
@@ -440,6 +452,17 @@ def _closer_part(
     y1 = min(h, int(max(f.box[3] for f in found) + margin))
     zoom = min(CLOSE_SIDE / side, float(np.sqrt(MAX_INPUT / ((x1 - x0) * (y1 - y0)))))
     return ((x0, y0, x1, y1), zoom) if zoom >= CLOSER * scale else None
+
+
+def _apart(faint: list[Found], found: list[Found]) -> list[Found]:
+    """The ``faint`` finds whose centre lies ``APART`` die sides (the larger of the two boxes')
+    from the centre of every die of ``found``; none when nothing was found."""
+    if not faint or not found:
+        return []
+    centres = np.array([f.centre for f in found])
+    sides = np.array([f.side for f in found])
+    return [f for f in faint
+            if (np.hypot(*(centres - f.centre).T) >= APART * np.maximum(sides, f.side)).all()]
 
 
 def _pips_of(die: Found, found: list[Found]) -> list[Found]:

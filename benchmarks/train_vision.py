@@ -12,13 +12,13 @@ every photo of ``--sets`` except fold ``HELD_OUT`` (0) of each, which the benchm
 ``fold<k>`` leaves out fold k instead (benchmarks/models/, to measure the other folds). The model
 file records its ``sets`` and ``held_out`` fold. The shipped ``dice.json`` (issue 16) is the
 detector of ``final --steps 8000 --weight byler=2`` with the classifier retrained over its finds
-by ``final --keep-detector --classifier-steps 10000 --weight byler=2 --recipe contrast`` (the
-"part of a die" cut-outs included, the detector's finds mined with its looks joined, the
-``CLS_WIDTHS`` channels, cut-outs turned at most ``UPRIGHT`` and brought to one contrast by
-``contrasted``), held out from fold 0 of every set (docs/vision.md, "What is shipped"); its
-recipe's name is kept in ``benchmarks/models/shipped.json`` only. A run writes its detector alone
-to ``DIR/dice.detector.json`` as soon as it is trained. Measure a run before shipping it with
-``benchmarks/vision.py --model DIR/dice.json`` (its fold models beside it).
+by ``final --keep-detector --classifier-steps 10000 --weight byler=2 --recipe faint`` (the
+"part of a die" cut-outs included, the detector's finds mined with its looks joined and its
+faint finds, the ``CLS_WIDTHS`` channels, cut-outs turned at most ``UPRIGHT`` and brought to
+one contrast by ``contrasted``), held out from fold 0 of every set (docs/vision.md, "What is
+shipped"); its recipe's name is kept in ``benchmarks/models/shipped.json`` only. A run writes
+its detector alone to ``DIR/dice.detector.json`` as soon as it is trained. Measure a run before
+shipping it with ``benchmarks/vision.py --model DIR/dice.json`` (its fold models beside it).
 
 ``faces`` trains the embedder of learned profiles on dice of every profile (renders, seeds 95000
 and up, and the real pip photos of every set except fold ``HELD_OUT`` of each: the benchmark's
@@ -36,9 +36,9 @@ renders of every profile (``vision.synth``, seeds 90000 and up, which neither th
 sees the photos of the fold it leaves out, and the benchmark reads each photo only with a model
 that did not see it (``vision.datasets.unseen_by``). ``benchmarks/models/fold<k>.json``, when
 present, holds held-out fold models of a recipe named with ``--recipe`` (benchmark only, not
-shipped): the shipped recipe's (``contrast``: the detector of ``fold<k> --steps 8000 --weight
+shipped): the shipped recipe's (``faint``: the detector of ``fold<k> --steps 8000 --weight
 byler=2`` with the classifier of ``fold<k> --keep-detector --classifier-steps 10000 --weight
-byler=2 --recipe contrast`` trained over its finds), with ``shipped.json`` (the shipped file naming
+byler=2 --recipe faint`` trained over its finds), with ``shipped.json`` (the shipped file naming
 the recipe) its fold 0. A recipe being tried writes its own beside its model file (``--out DIR
 --folds-out DIR``), where the benchmark looks first.
 """

@@ -299,11 +299,12 @@ class DiceNets:
         two boxes') from every die of ``found`` and read by the pip classifier as a face at least
         ``CONFIRMED`` sure. The detector misses small dice on busy boards (a CATAN board: its
         training photos' dice of 20-28 pixels are found at .56) where it still scores them
-        0.15-0.3; on the tray every such find is one the classifier takes for no die (its
-        rows read as before). Apart: a die seen at a slant, found by its top face, shows a side
-        face below it that the detector scores faintly and the classifier reads as a face (the
-        webcam's labels are top faces). Only in a frame where dice were surely found: faint
-        finds are measured against them. Five folds: roboflow .746 -> .768 of dice read right
+        0.15-0.3; on the tray every such find is one the classifier takes for no die (added
+        alone, they left its rows as they were, to the digit). Apart: a die seen at a slant,
+        found by its top face, shows a side face below it that the detector scores faintly and
+        the classifier reads as a face (the webcam's labels are top faces). Only in a frame
+        where dice were surely found: faint finds are measured against them. Five folds:
+        roboflow .746 -> .768 of dice read right, .774 with the classifier retrained on them
         (docs/vision.md, "Faint finds")."""
         apart = _apart(faint, found)
         if not apart or self.classifier is None:

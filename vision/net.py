@@ -244,9 +244,9 @@ class DiceNets:
         scored under the threshold counts when the pip classifier reads it as a face (see
         :meth:`_confirmed`).
         """
-        h, w = image.shape[:2]
-        large = max(h, w) > 2 * DET_INPUT
-        found, passed_over, kept, faint = self._looks(image, DET_INPUT / max(h, w), large)
+        large = _large(image)
+        found, passed_over, kept, faint = self._looks(image, DET_INPUT / max(image.shape[:2]),
+                                                      large)
         if large:
             closer = self._closer(image, found, kept)
             if closer:
@@ -276,9 +276,7 @@ class DiceNets:
         see them ``CLOSE_UP`` input pixels across or more (smaller, they frame a group of far
         dice).
         """
-        first = self._detect(image, scale, FAINT)
-        found = [f for f in first if f.score >= self.detect_threshold]
-        faint = [f for f in first if f.score < self.detect_threshold]
+        found, faint = self._first_look(image, scale)
         kept = scale
         looks = [scale / 2]
         if large and _median_score(found) < UNSURE:
@@ -324,11 +322,16 @@ class DiceNets:
         """The faint finds of a frame that the pip classifier is asked to confirm (see
         :meth:`_confirmed`), given the dice ``found`` there: what training shows it as no die
         when they are none (a CATAN board's number tokens, a slanted die's side face)."""
-        h, w = image.shape[:2]
-        if max(h, w) > 2 * DET_INPUT:
+        if _large(image):
             return []
-        first = self._detect(image, DET_INPUT / max(h, w), FAINT)
-        return _apart([f for f in first if f.score < self.detect_threshold], found)
+        return _apart(self._first_look(image, DET_INPUT / max(image.shape[:2]))[1], found)
+
+    def _first_look(self, image: np.ndarray, scale: float) -> tuple[list[Found], list[Found]]:
+        """The finds of the look at ``scale``: those at the threshold or more, and the faint
+        ones (``FAINT`` or more, under the threshold), from one run of the detector."""
+        first = self._detect(image, scale, FAINT)
+        return ([f for f in first if f.score >= self.detect_threshold],
+                [f for f in first if f.score < self.detect_threshold])
 
     def _closer(self, image: np.ndarray, found: list[Found], scale: float) -> list[Found]:
         """The dice found by the looks (see :meth:`_looks`) at the part of the frame where
@@ -453,6 +456,12 @@ def _closer_part(
     y1 = min(h, int(max(f.box[3] for f in found) + margin))
     zoom = min(CLOSE_SIDE / side, float(np.sqrt(MAX_INPUT / ((x1 - x0) * (y1 - y0)))))
     return ((x0, y0, x1, y1), zoom) if zoom >= CLOSER * scale else None
+
+
+def _large(image: np.ndarray) -> bool:
+    """Whether a frame is over ``2 * DET_INPUT`` pixels on its longer side: it may be looked
+    at closer (``DiceNets._closer``), and its faint finds are not asked about."""
+    return max(image.shape[:2]) > 2 * DET_INPUT
 
 
 def _apart(faint: list[Found], found: list[Found]) -> list[Found]:

@@ -10,7 +10,8 @@ fold the model file names as ``held_out`` (read by the shipped model), and any o
 with a held-out model of the same recipe (``benchmarks/models/fold<k>.json`` trained on the same
 sets); folds by source photo, augmented copies grouped. Sets the model never saw are read whole.
 Each photo counts once (augmented copies left out). Byler counts the labels checked by eye
-(``LABEL_FIXES``); aws dice labelled "unclear" count neither way.
+(``LABEL_FIXES``); aws dice labelled "unclear" count neither way; roboflow photos of dice left
+unlabelled (``UNLABELLED``) are left out.
 
 Transforms (each applied to every photo of every set, labels moved with it): ``rotate`` (30°,
 canvas enlarged), ``half`` (½×), ``double`` (2×, the centre cut back to the photo's size: dice

@@ -7,13 +7,13 @@ from __future__ import annotations
 import dice_fixtures  # noqa: F401  (first: puts the repository before tests/ on sys.path)
 
 from vision import read
-from vision.datasets import SETS, UNLABELLED, _images, group_of, set_frames, shared_dice
+from vision.datasets import SETS, UNLABELLED, group_of, set_frames, shared_dice
 from vision.imageio import load_image
 
 
 def _files_of(name: str, group: str) -> list:
-    root = shared_dice() / SETS[name].folder
-    return [p for p in _images(root) if group_of(p.stem) == group]
+    images = shared_dice() / SETS[name].folder / "images"
+    return sorted(p for p in images.rglob("*.jpg") if group_of(p.stem) == group)
 
 
 def test_each_photo_left_out_has_no_labels_and_shows_dice():

@@ -98,7 +98,7 @@ LABEL_FIXES = {
 
 # Photos whose label file is empty though they plainly show dice, checked by eye: the export
 # labelled none of them. Every die the reader found there counted as a false find (44 of
-# roboflow's 119 over five folds, 40 of them read as faces) and training learned those dice as
+# roboflow's 119 over five folds, 10 of them read surely) and training learned those dice as
 # no die. Left out of every figure and of training, by source photo (their augmented copies
 # too). The empty label files of aws are photos of no die (a ceiling, a blurred frame, bare
 # terrazzo): they stay, and teach what is not a die.

@@ -200,7 +200,7 @@ def byler_frames(
     for path in _images(root):
         image = load_image(path)
         h, w = image.shape[:2]
-        truths = load_yolo_labels(root / "labels" / f"{path.stem}.txt", w, h)
+        truths = load_yolo_labels(label_file(root, path), w, h)
         if fixed:
             truths = tuple(
                 replace(t, face=LABEL_FIXES.get((path.stem, i), t.face))
@@ -233,12 +233,17 @@ def set_frames(
         seen.add(group)
         image = load_image(path)
         h, w = image.shape[:2]
-        label = root / "labels" / path.relative_to(root / "images").with_suffix(".txt")
         truths = tuple(
             t if int(t.face) <= info.classes else replace(t, face=UNCLEAR)
-            for t in load_yolo_labels(label, w, h)
+            for t in load_yolo_labels(label_file(root, path), w, h)
         )
         yield path.stem, image, truths
+
+
+def label_file(root: Path, image: Path) -> Path:
+    """The YOLO label file of the photo ``image`` of the set folder ``root``: the same path
+    under ``labels/`` as the photo under ``images/``, ending ``.txt``."""
+    return root / "labels" / image.relative_to(root / "images").with_suffix(".txt")
 
 
 def _images(root: Path) -> list[Path]:

@@ -15,7 +15,7 @@ detector of ``final --steps 8000 --weight byler=2`` with the classifier retraine
 by ``final --keep-detector --classifier-steps 10000 --weight byler=2 --recipe faint`` (the
 "part of a die" cut-outs included, the detector's finds mined with its looks joined and its
 faint finds, the ``CLS_WIDTHS`` channels, cut-outs turned at most ``UPRIGHT`` and brought to
-one contrast by ``contrasted``), held out from fold 0 of every set (docs/vision.md, "What is
+one contrast by ``contrasted``), held out from fold 0 of every set (docs/vision-lab.md, "What is
 shipped"); its recipe's name is kept in ``benchmarks/models/shipped.json`` only. A run writes
 its detector alone to ``DIR/dice.detector.json`` as soon as it is trained. Measure a run before
 shipping it with ``benchmarks/vision.py --model DIR/dice.json`` (its fold models beside it).
@@ -96,7 +96,7 @@ CLS_WIDTHS = (32, 64, 96, 96)
 PART_SHARE = 0.08  # classifier cut-outs of part of a die's face (no die: see classifier_sample)
 PART_SIZE = 0.35  # their side, as a share of the die's (a pip and its surroundings)
 UPRIGHT = 25.0  # classifier cut-outs are turned at most this many degrees either way: a die
-#                 seen at a slant shows its top face above its sides (docs/vision.md)
+#                 seen at a slant shows its top face above its sides (docs/vision-lab.md)
 DIM = (0.4, 0.9)  # exposure left in dim light
 DEFOCUS = (0.5, 2.0)  # blur sigma, cut-out pixels
 GRAIN = (3.0, 14.0)  # sensor noise sigma, grey levels
@@ -167,7 +167,7 @@ def contrasted(x: torch.Tensor) -> torch.Tensor:
     """Cut-outs brought to one contrast by the mean and spread of their die's box (the central
     ``CROP / CROP_SCALE`` pixels, all three colours): a black die with red pips, a die in dim
     light and one in glare then differ only in what is drawn on them (five folds, -40 % light:
-    tray asked 15.5 -> 10.7 %, docs/vision.md "Cut-outs of one contrast"). Part of the exported
+    tray asked 15.5 -> 10.7 %, docs/vision-lab.md "Cut-outs of one contrast"). Part of the exported
     network, so every reader of the model file does the same. The means are a pooling and a
     fixed 1x1 convolution: OpenCV's classic engine mixes the cut-outs of a batch in the ONNX
     ``ReduceMean`` and crashes on ``std``. Flat cut-outs are not blown up (``CONTRAST_FLOOR``)."""
@@ -496,7 +496,7 @@ def camera(cut: np.ndarray, rng: np.random.Generator, faults: float) -> np.ndarr
     ``DEFOCUS`` cut-out pixels), with sensor noise (``GRAIN`` grey levels) and saved as a
     low-quality JPEG (``JPEG_QUALITY``). The photos of the four sets are mostly sharp, well
     lit and lightly compressed; a Pi camera in a dim room or a phone's thumbnail is not
-    (docs/vision.md, "A camera's faults")."""
+    (docs/vision-lab.md, "A camera's faults")."""
     out = cut.astype(np.float32)
     if rng.random() < faults:
         out *= rng.uniform(*DIM)
@@ -695,7 +695,7 @@ def main(argv: list[str] | None = None) -> int:
                         metavar="N", help="detector channels at 1/2, 1/4 and 1/8 of the input")
     parser.add_argument("--camera", type=float, default=0.0, metavar="CHANCE",
                         help="give the classifier's cut-outs each of a camera's faults (dim "
-                        "light, defocus, noise, JPEG) with this chance (docs/vision.md)")
+                        "light, defocus, noise, JPEG) with this chance (docs/vision-lab.md)")
     parser.add_argument("--seed", type=int, default=0,
                         help="added to each part's seeds (10 x fold): another draw of the same "
                         "recipe, to tell a recipe's gain from the noise of one training")

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-# Set on real pip photos taught as unknown symbols (benchmarks/vision.py --teach, docs/vision.md)
-# and checked on the synthetic renders of the four learned profiles.
+# Set on real pip photos taught as unknown symbols (benchmarks/vision.py --teach,
+# docs/vision-lab.md) and checked on the synthetic renders of the four learned profiles.
 SURE_RATIO = 0.35  # d1 / d2 at or under which the confidence is 1 (0.675 gives 0.5)
 FAR = 2.0  # beyond this many typical distances (see ``reach``) the confidence drops ...
 FAR_OFF = 3.0  # ... to 0 here: a face unlike anything taught is asked about
@@ -51,7 +51,7 @@ class FaceClassifier:
     in the tray, a corner, a token: the detector's false finds), and :meth:`guess` says
     ``None``. The pip classifier alone would not do: it never saw symbol dice and takes a few
     of them for no die; nor would the distance alone: the tray's false finds lie barely further
-    from the taught pips than new photos of them (docs/vision.md).
+    from the taught pips than new photos of them (docs/vision-lab.md).
     """
 
     def __init__(self, examples: dict[str, list[list[float]]]):

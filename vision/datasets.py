@@ -180,7 +180,7 @@ def seen_by(name: str, stem: str, model: Path | None = None) -> bool:
     """Whether the model (default: the shipped one; else the file ``model``) was trained on
     this photo: a set it learned, outside the fold it was held out from. Reading those photos
     tells how well the model fits what it learned from, apart from how far that carries to
-    photos it never saw (docs/vision.md, "Where the rest is lost")."""
+    photos it never saw (docs/vision-lab.md, "Where the rest is lost")."""
     sets, fold_out, _ = _recipe(model)
     return name in sets and photo_fold(stem) != fold_out
 

@@ -50,8 +50,8 @@ SIZE_UNIT = 32.0  # box sizes are predicted in units of 32 input pixels
 CROP = 40  # side of the classifier's input in pixels
 CROP_SCALE = 1.2  # crop side / die box side
 NOT_A_DIE = "none"
-WIDE_SCALE = 1.45  # the wider cut-out, in box sides (docs/vision.md, "The wider second look")
-SURE = 0.99  # a first look at least this sure is kept as is (docs/vision.md, "Speed")
+WIDE_SCALE = 1.45  # the wider cut-out, in box sides (docs/vision-lab.md, "The wider second look")
+SURE = 0.99  # a first look at least this sure is kept as is (docs/vision-lab.md, "Speed")
 EMBED = 24  # length of the face embedding of learned profiles
 TURNS = 4  # quarter turns of a die's cut-out, then as many mirrored turns of a wider one ...
 VIEWS = 2 * TURNS  # ... are the looks averaged into a face embedding
@@ -235,10 +235,10 @@ class DiceNets:
         at a few more (see :meth:`_looks`). A large frame whose dice the kept look still saw
         small is looked at again, closer, where they lie (see :meth:`_closer`), and the dice
         that look finds are kept: it saw them at about the size the detector learned, where the
-        frame's looks saw specks (docs/vision.md, "A tray far away"). The looks not kept still
+        frame's looks saw specks (docs/vision-lab.md, "A tray far away"). The looks not kept still
         add the dice they alone found, when they are ``ADDED`` sure of them: the
         half-size look, surer of a tray's dice as a whole, sees two touching dice as one
-        (docs/vision.md, "Pipeline"); and a die they found whole takes the place of its pips,
+        (docs/vision-lab.md, "Pipeline"); and a die they found whole takes the place of its pips,
         when the kept look took them for dice (see :meth:`_whole`). In a frame whose longer
         side is at most ``2 * DET_INPUT`` pixels, where dice were found, a die the first look
         scored under the threshold counts when the pip classifier reads it as a face (see
@@ -269,7 +269,7 @@ class DiceNets:
         ``MAX_INPUT`` pixels): the half-size look at such a frame can frame the whole tray as
         one die. A look is kept over the one kept before it when its median score is
         ``ZOOMED`` higher, except, in a ``large`` frame, a single find over several: the whole
-        tray framed as one die, far away in a 12 MP photo (docs/vision.md, "A tray far away").
+        tray framed as one die, far away in a 12 MP photo (docs/vision-lab.md, "A tray far away").
         A look at a quarter of the size (a sixteenth of the cost) never competes, since it
         sees a tray's dice as specks: it finds dice four times the usual size, a close-up, that
         the other looks see only as pips, and its finds count only when the first look would
@@ -303,7 +303,7 @@ class DiceNets:
         the classifier reads as a face (the webcam's labels are top faces). Only in a frame
         where dice were surely found: faint finds are measured against them. Five folds:
         roboflow .746 -> .768 of dice read right, .774 with the classifier retrained on them
-        (docs/vision.md, "Faint finds")."""
+        (docs/vision-lab.md, "Faint finds")."""
         apart = _apart(faint, found)
         if not apart or self.classifier is None:
             return []
@@ -343,7 +343,7 @@ class DiceNets:
         that small, touching dice are often found as one, so their size is overrated: the part
         of the frame is looked at once more when the closer look's dice ask for a scale at
         least ``CLOSER`` times larger still (a tray far away: .812 to .891 of its dice read
-        right, docs/vision.md, "A tray far away")."""
+        right, docs/vision-lab.md, "A tray far away")."""
         closer: list[Found] = []
         for _ in range(CLOSER_LOOKS):
             where = _closer_part(image.shape, found, scale, first=not closer)
@@ -525,7 +525,7 @@ def _upright_looks(image: np.ndarray, found: list[Found], cuts: np.ndarray) -> n
     turned ``TILT`` degrees either way, then a wider cut-out of each (``WIDE_SCALE``) as it is,
     mirrored and turned so. Never a quarter turn: the classifier learned dice upright, since a
     die seen at a slant shows its top face above its sides and a cut-out turned any way hides
-    which face is on top (docs/vision.md, "Dice learned upright")."""
+    which face is on top (docs/vision-lab.md, "Dice learned upright")."""
     wide = _cut_outs(image, found, WIDE_SCALE)
     return np.concatenate([
         cuts[..., ::-1], _cut_outs(image, found, CROP_SCALE, TILT),
@@ -664,7 +664,7 @@ def embed(image: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> np.ndarr
     face does not change when the die turns, the embedder's description does a little (taught
     from 10 pip photos per face, faces read at .93 by nearest mean instead of .89 with one
     look), and the wider cut-out holds the marks a box set partly off the top face leaves out
-    (webcam .903 -> .928, the mean of 20 draws; docs/vision.md, "Taught from photos").
+    (webcam .903 -> .928, the mean of 20 draws; docs/vision-lab.md, "Taught from photos").
     """
     if not boxes:
         return np.zeros((0, EMBED), np.float32)

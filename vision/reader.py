@@ -87,7 +87,7 @@ def _doubt_crowded(dice: list[Die], covered: np.ndarray) -> list[Die]:
     """A box largely covered by another die's box is a second look at one die or spans two
     touching dice: its cut-out holds a neighbour's marks, so its reading is not trusted (the
     host is asked). On the real photos this turns a wrong face read at 0.99 into a question
-    for 17 more dice in 1,487 (docs/vision.md). ``covered``: ``_covered(dice)``."""
+    for 17 more dice in 1,487 (docs/vision-lab.md). ``covered``: ``_covered(dice)``."""
     crowded = covered > CROWDED
     return [Die(d.face, d.confidence, d.box, True) if doubt else d
             for d, doubt in zip(dice, crowded.any(axis=1), strict=True)]
@@ -99,7 +99,7 @@ def _one_per_die(dice: list[Die], covered: np.ndarray) -> list[Die]:
     reading stays (still doubted: its box was crowded). On five folds this drops about half of
     the false finds on aws (precision .984 -> .993) and a quarter on roboflow (.886 -> .915),
     for one to three real dice of about 1,800 on each; the tray and the webcam have no such
-    pairs (docs/vision.md, "Pipeline"). ``covered``: ``_covered(dice)``, measured once for
+    pairs (docs/vision-lab.md, "Pipeline"). ``covered``: ``_covered(dice)``, measured once for
     this and ``_doubt_crowded``."""
     same = np.maximum(covered, covered.T) > SAME_DIE
     kept: list[int] = []
@@ -134,7 +134,7 @@ def _read_pips(
     """Dice from the pip classifier; what it takes for "not a die" is left out.
 
     The confidence is the probability of the face read (measured to be well calibrated on
-    photos the model never saw, see docs/vision.md).
+    photos the model never saw, see docs/vision-lab.md).
     """
     dice = []
     for f, p in zip(found, probs, strict=True):

@@ -31,10 +31,10 @@ from vision.synth import SYNTH_PROFILES, render_set
 # retrained with the faint finds it is asked about): byler .997 / .991 / .968, 0, 13.0 %; aws
 # .996 / .979 / .937, 5, 11.8 %; roboflow .952 / .844 / .748, 0, 35.1 %; webcam 1.000 / .989 /
 # .981, 0, 9.5 %. The tray asks a little more (five folds 10.4 -> 10.9 %: its floor .13 ->
-# .135); before faint finds roboflow read .957 / .827 / .745 (docs/vision.md, "Faint finds").
+# .135); before faint finds roboflow read .957 / .827 / .745 (docs/vision-lab.md, "Faint finds").
 # Fold 0 of the classifier before read the tray at .979 (five folds: .960, now .963) and aws
 # asked 9.7 % (five folds: 12.3 %, now 14.2 %, as a classifier that learned this detector's
-# finds without the contrast did: 13.7 %; docs/vision.md, "Cut-outs of one contrast"). The
+# finds without the contrast did: 13.7 %; docs/vision-lab.md, "Cut-outs of one contrast"). The
 # webcam's labels frame the top face: a die found whole counts (see ``vision.evaluate.match``).
 REAL_FLOORS = {
     "byler": {"dice": 330, "precision": 0.99, "recall": 0.98, "face": 0.955,
@@ -90,7 +90,7 @@ def test_real_wrong_faces_are_seldom_certain(name):
 @pytest.mark.parametrize("name", SETS)
 def test_dim_light_is_asked_about_no_more_than_daylight(name):
     """Issue 16's row of photos at -40 % light. The classifier brings each cut-out to one
-    contrast, by the mean and spread of its die's box, before reading it (docs/vision.md,
+    contrast, by the mean and spread of its die's box, before reading it (docs/vision-lab.md,
     "Cut-outs of one contrast"): a dim die reads as surely as a lit one. Fold 0, asked in dim
     light before -> after (daylight): byler 14.0 -> 12.5 % (12.4 %), aws 15.5 -> 11.0 % (12.8 %),
     roboflow 41.8 -> 31.9 % (34.1 %), webcam 5.4 -> 4.2 % (8.0 %). Wrong faces read as certain:
@@ -119,7 +119,7 @@ def test_a_large_white_die_is_read_whole_not_by_its_pips():
     itself went unfound (24 on fold 0 with the classifier shipped before; 3 since it learned
     cut-outs centred on the pips of a die as no die). The first look still finds the pips as
     dice, and the half-size look the die: a larger find holding two or more much smaller ones
-    now replaces them when it reads as a face and they mostly do not (docs/vision.md,
+    now replaces them when it reads as a face and they mostly do not (docs/vision-lab.md,
     "Pipeline"): face accuracy .626 before, .768 since, and .869 since a look at a quarter of
     the size finds a close-up die whole and a find holding a single pip replaces it (.854 with
     the classifier that learned dice upright)."""
@@ -135,7 +135,7 @@ def test_a_close_up_die_showing_one_is_found_whole():
     rightly reads as no die; the half-size look framed neither die surely, and a larger find
     replaced only two or more pips. Both dice went unread. A look at a quarter of the size
     finds them whole, and a find holding a single pip replaces it when it reads as a face
-    ``WHOLE_ONE`` sure (docs/vision.md, "Pipeline")."""
+    ``WHOLE_ONE`` sure (docs/vision-lab.md, "Pipeline")."""
     _, image, truths = next(f for f in set_frames("webcam") if f[0] == "dice_15")
     seen, labels = TRANSFORMS["double"](image, truths)
     roll = read(seen, "d6")
@@ -149,9 +149,9 @@ def test_a_die_seen_at_a_slant_is_read_by_its_top_face():
     in front, a cream one 6 on top and 5 in front; the classifier, trained on cut-outs turned
     any way, could not tell which face was on top and read 4 and 5, both as certain. Trained
     upright (turned at most 25°) and looking again upright, it reads the top faces
-    (docs/vision.md, "Dice learned upright"). The detector trained for 8,000 steps frames the
+    (docs/vision-lab.md, "Dice learned upright"). The detector trained for 8,000 steps frames the
     yellow die a few pixels higher than the one the classifier learned with, and the classifier
-    reads it 4 at .72: never as certain, so the host is asked (docs/vision.md, "The detector
+    reads it 4 at .72: never as certain, so the host is asked (docs/vision-lab.md, "The detector
     trained twice as long")."""
     _, image, truths = next(f for f in set_frames("aws") if f[0] == "IMG_20191112_111750")
     roll = read(image, "d6")
@@ -166,7 +166,7 @@ def test_tiny_dice_in_a_large_frame_are_looked_at_closer():
     """The tray photo in the middle of a canvas four times its side (dice a quarter of their
     size, issue 16's "dice at 20 px in a 1280 px frame"): the kept look saw them at a few
     input pixels and missed 3 in 10. A large frame whose dice were seen small is looked at
-    again, closer, where they lie (docs/vision.md, "Pipeline"): recall .700 -> .906, face
+    again, closer, where they lie (docs/vision-lab.md, "Pipeline"): recall .700 -> .906, face
     accuracy .615 -> .835 on fold 0. The half-size look frames groups of such tiny dice as one
     die; a group is not read as a face, so its dice are not replaced by it (replacing any
     larger find holding smaller ones took this row from .597 to .456). Seen that small,
@@ -175,7 +175,7 @@ def test_tiny_dice_in_a_large_frame_are_looked_at_closer():
     ask for it, looks once more, closer still (recall .894 -> .938, face accuracy .812 -> .891).
     Its dice are then kept over the frame's looks, which saw specks: competing by median score,
     it lost to them on a third of the photos (recall .938 -> .997, face accuracy .891 -> .974,
-    docs/vision.md, "A tray far away"); .959 with the classifier of one contrast (five folds:
+    docs/vision-lab.md, "A tray far away"); .959 with the classifier of one contrast (five folds:
     .960 -> .965, precision .945 -> .978)."""
     score = held_out_score("byler", "canvas")
     assert score.labelled == 340
@@ -192,7 +192,7 @@ def test_a_tray_far_away_in_a_12_mp_photo_is_read_die_by_die(stem, dice):
     22 of ``IMG_20191208_111316``. The look at twice the size, for a large frame its first look
     is unsure of, now comes first, so its dice, seen at 6 input pixels, are looked at closer.
     Where the first look is sure enough to skip it (``IMG_20191208_111628``: 2 dice found of 21),
-    a single find is not kept over several in a large frame (docs/vision.md, "A tray far
+    a single find is not kept over several in a large frame (docs/vision-lab.md, "A tray far
     away")."""
     _, image, truths = next(f for f in set_frames("byler") if f[0] == stem)
     seen, labels = TRANSFORMS["far"](image, truths)
@@ -222,7 +222,7 @@ def test_touching_tray_dice_are_both_found():
     """The half-size look is surer of a tray's dice as a whole, so it was kept, but it sees two
     touching dice as one: on fold 0 of the tray the detector missed 10 of 340 dice, each beside
     another (recall .971), which the first look had found. Its finds now join the kept look's
-    (docs/vision.md, "Pipeline"): 338 of 340."""
+    (docs/vision-lab.md, "Pipeline"): 338 of 340."""
     from vision.datasets import photo_fold
     from vision.evaluate import match
     from vision.net import shipped
@@ -277,7 +277,7 @@ def test_a_die_framed_off_its_top_face_is_read_by_the_wider_look():
     of them partly off its top face (its box over one pip and the die's side), and the cut-out
     around that box shows one pip: it was read as 1 when the second look turned and mirrored
     that same cut-out. The second look's wider cut-out (``WIDE_SCALE``) holds both pips, and
-    all four dice read 2 (on five folds: webcam face accuracy .965 -> .978, docs/vision.md)."""
+    all four dice read 2 (on five folds: webcam face accuracy .965 -> .978, docs/vision-lab.md)."""
     stem, image, truths = next(f for f in set_frames("webcam") if f[0] == "two_40")
     roll = read(image, "d6")
     assert Score(top_faces=True).add(roll, truths) == [("2", "2")] * 4
@@ -290,7 +290,7 @@ def test_a_faint_die_on_a_busy_board_is_found_when_read_as_a_face():
     its training photos' dice of that size on boards at .56) and it went unfound. A find the
     first look scores 0.15 or more, lying apart from every die found, now counts when the pip
     classifier reads it as a face 0.9 sure (five folds: roboflow .746 -> .768 of dice read
-    right, docs/vision.md, "Faint finds")."""
+    right, docs/vision-lab.md, "Faint finds")."""
     stem = "dice_278_jpg.rf.618fc66c63c061938e2570687b36e37b"
     _, image, truths = next(f for f in set_frames("roboflow") if f[0] == stem)
     roll = read(image, "d6")
@@ -302,7 +302,7 @@ def test_a_slanted_dies_side_face_is_not_a_second_die():
     """Webcam fold 0, ``dice_8``: white dice seen at a slant, labelled and found by their top
     faces. Below each top face the detector faintly scores the side face in front, which the
     classifier reads as a face (a 4 at 1.00): counted, it was a die that is not there. A faint
-    find counts only one die side or more from every die found (docs/vision.md, "Faint
+    find counts only one die side or more from every die found (docs/vision-lab.md, "Faint
     finds")."""
     _, image, truths = next(f for f in set_frames("webcam") if f[0] == "dice_8")
     roll = read(image, "d6")

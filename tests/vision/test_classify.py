@@ -40,7 +40,7 @@ def _raw(classifier: FaceClassifier, point: np.ndarray) -> np.ndarray:
 def test_sure_up_to_the_ratio_that_gives_half_and_asked_beyond():
     """Between two taught faces, the die is read as certain while it is clearly closer to one
     (d1/d2 under ``(1 + SURE_RATIO) / 2``: 0.675) and asked about beyond; on the taught pips
-    that boundary keeps most wrong faces asked (docs/vision.md)."""
+    that boundary keeps most wrong faces asked (docs/vision-lab.md)."""
     rng = np.random.default_rng(5)
     centres = {"skull": np.zeros(8), "eye": np.full(8, 3.0)}
     classifier = FaceClassifier(

@@ -1,7 +1,7 @@
 """Taught dice that read like pips: a learned profile taught from a few real pip photos per face
 (pips treated as symbols it was never told about) reads the held-out tray photos nearly as well
 as the pip reader. The same measure as the benchmark's teach-from-photos rows
-(``benchmarks/vision.py --teach``), with floors a little under its figures (docs/vision.md)."""
+(``benchmarks/vision.py --teach``), with floors a little under its figures (docs/vision-lab.md)."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def test_pips_taught_from_ten_photos_per_face_read_like_pips(taught_score):
 
 
 def test_a_webcam_die_framed_off_its_top_face_is_described_whole(benchmark):
-    """The webcam's dice at a slant are often framed partly off their top face (docs/vision.md,
+    """The webcam's dice at a slant are often framed partly off their top face (docs/vision-lab.md,
     "The wider second look"), so a cut-out around the box misses some of the marks. The embedder
     also sees a wider cut-out: taught 10 webcam dice per face, fold 0 reads .936 with 19.0 %
     asked (.906 and 21.8 % when it saw the box's cut-out alone)."""

@@ -78,9 +78,9 @@ from vision.net import (  # noqa: E402
     decode,
     detector_input,
     in_frame,
-    load_onnx,
     to_blob,
 )
+from vision.runtime import load_onnx  # noqa: E402
 from vision.synth import SYNTH_PROFILES, render  # noqa: E402
 
 MODELS = Path(__file__).resolve().parent.parent / "vision" / "models"
@@ -615,7 +615,7 @@ def train_classifier(
 
 
 def onnx_b64(model: nn.Module, shape: tuple[int, ...], any_size: bool = False) -> str:
-    """The model as base64 ONNX bytes (what ``vision.net.load_onnx`` loads), for any batch size
+    """The model as base64 ONNX bytes (what ``vision.runtime.load_onnx`` loads), for any batch size
     and, with ``any_size`` (the fully convolutional detector), any input height and width: ONNX
     Runtime holds a model to the sizes its file names."""
     buffer = io.BytesIO()

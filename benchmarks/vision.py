@@ -316,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="run the networks with OpenCV, as where ONNX Runtime has no wheel")
     args = parser.parse_args(argv)
     if args.opencv:
-        sys.modules["onnxruntime"] = None  # vision.net.load_onnx then falls back to OpenCV
+        sys.modules["onnxruntime"] = None  # vision.runtime.load_onnx then falls back to OpenCV
     cv2.setNumThreads(1)
     nets = candidate(args.model) if args.model else shipped()  # loaded before timing
     which = args.model or "shipped model"

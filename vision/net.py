@@ -1,5 +1,5 @@
-"""The small learned models: a die detector, a pip-face classifier and a face embedder, run with
-ONNX Runtime (OpenCV's ``dnn`` where it is not installed).
+"""The small learned models: a die detector, a pip-face classifier and a face embedder, and how
+the reader looks at a frame with them (run by ``vision.runtime``: ONNX Runtime, or OpenCV).
 
 All are tiny convolutional networks trained by ``benchmarks/train_vision.py`` (PyTorch is needed
 for training only) and shipped as ONNX bytes inside JSON files in ``vision/models/`` (setuptools
@@ -30,19 +30,16 @@ that both see exactly the same pixels.
 
 from __future__ import annotations
 
-import base64
 import json
 import statistics
-import tempfile
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from pathlib import Path
 
 import cv2
 import numpy as np
+
+from .runtime import Network, load_onnx
 
 DET_INPUT = 320  # side of the detector's input in pixels
 STRIDE = 4  # input pixels per output cell
@@ -76,9 +73,6 @@ MIN_SIDE = 4  # a box narrower than this (in frame pixels, after clipping) is no
 FAINT = 0.15  # a find of the first look this sure, under the threshold, is a faint find ...
 APART = 1.0  # ... that counts, when its centre lies this many die sides from every die found ...
 CONFIRMED = 0.9  # ... and the pip classifier reads it as a face this surely
-
-Network = Callable[[np.ndarray], np.ndarray]  # an NCHW float32 batch in, the network's output out
-
 
 @dataclass(frozen=True)
 class Found:
@@ -540,81 +534,6 @@ def _views(batch: np.ndarray, looks: range) -> np.ndarray:
     network already saw (turning floats is the same as turning the bytes they came from)."""
     return np.concatenate([np.rot90(batch[..., ::-1] if v >= 4 else batch, v % 4, axes=(2, 3))
                            for v in looks])
-
-
-def load_onnx(encoded: str) -> Network:
-    """A network from base64 ONNX bytes, ready to run on a batch.
-
-    ONNX Runtime runs it where it is installed (pyproject asks for it wherever PyPI has a wheel:
-    laptops and 64-bit Raspberry Pi OS): on one core it runs these small networks in about half
-    the time OpenCV's classic engine takes (detector 2.1 instead of 3.9 ms at 320 px, ten
-    cut-outs 1.9 instead of 4.4 ms; outputs equal within 3e-6). Elsewhere (32-bit Pi OS has no
-    wheel) OpenCV runs it: slower, the same readings. Either uses as many threads as OpenCV is
-    given (``cv2.setNumThreads``; the benchmark gives one).
-    """
-    raw = base64.b64decode(encoded)
-    onnxruntime = _onnxruntime()
-    if onnxruntime is None:
-        return _opencv_network(raw)
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = max(1, cv2.getNumThreads())
-    options.inter_op_num_threads = 1
-    options.log_severity_level = 3  # errors only
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")  # idle between frames
-    session = onnxruntime.InferenceSession(raw, options, providers=["CPUExecutionProvider"])
-    name = session.get_inputs()[0].name
-    return lambda batch: session.run(None, {name: batch})[0]
-
-
-def engine() -> tuple[str, str]:
-    """Which library runs the networks in this process, and its version: ``("ONNX Runtime",
-    ...)``, or ``("OpenCV", ...)`` where ONNX Runtime is not installed (``companion doctor``
-    says so: dice then read about 1.5 times more slowly)."""
-    onnxruntime = _onnxruntime()
-    if onnxruntime is None:
-        return "OpenCV", cv2.__version__
-    return "ONNX Runtime", onnxruntime.__version__
-
-
-def _onnxruntime():
-    """The ``onnxruntime`` module, or ``None`` where it is not installed (32-bit Pi OS)."""
-    try:
-        import onnxruntime
-    except ImportError:
-        return None
-    return onnxruntime
-
-
-def _opencv_network(raw: bytes) -> Network:
-    """The network run by OpenCV's own backend, with its classic engine.
-
-    On one core OpenCV 5's classic engine reads these small networks faster than its new one
-    (classifier 12 %, detector 27 %, outputs equal within 4e-6). OpenCV 5 honours the choice of
-    engine only for a model read from a file, hence the temporary file; where none can be
-    written (a full or read-only temporary folder) the model is read from memory by the default
-    engine: slower, the same readings.
-    """
-    classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)  # OpenCV 4 has a single engine
-    net = None
-    if classic is not None:
-        try:
-            with tempfile.TemporaryDirectory() as folder:
-                path = Path(folder) / "model.onnx"
-                path.write_bytes(raw)
-                net = cv2.dnn.readNetFromONNX(str(path), classic)
-        except OSError:
-            net = None
-    if net is None:
-        net = cv2.dnn.readNetFromONNX(np.frombuffer(raw, np.uint8))
-    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-    lock = threading.Lock()  # an OpenCV network holds its input between two calls
-
-    def run(batch: np.ndarray) -> np.ndarray:
-        with lock:
-            net.setInput(batch)
-            return net.forward()
-
-    return run
 
 
 def clip_box(box: tuple[int, int, int, int], w: int, h: int) -> tuple[int, int, int, int] | None:

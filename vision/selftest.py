@@ -8,9 +8,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .net import DiceNets, engine
+from .net import DiceNets
 from .profile import load_profile
 from .reader import read
+from .runtime import engine
 from .synth import render
 
 ROLLED = ("1", "2", "3", "4", "5", "6")  # one die of each face
@@ -21,7 +22,7 @@ SEED = 0  # the layout of the test roll: the shipped model reads each of its dic
 class SelfTest:
     """What the reader made of a rendered test roll: the faces rolled, the faces it read (top
     to bottom), the milliseconds one read took once the models were loaded, and the library
-    that ran the networks with its version (see :func:`vision.net.engine`)."""
+    that ran the networks with its version (see :func:`vision.runtime.engine`)."""
 
     rolled: tuple[str, ...]
     read: tuple[str, ...]

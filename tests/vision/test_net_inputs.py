@@ -34,12 +34,12 @@ from vision.net import (
     _views,
     crop,
     detector_input,
-    load_onnx,
     read_model_file,
     shipped,
     thinned,
     to_blob,
 )
+from vision.runtime import load_onnx
 
 
 @pytest.mark.parametrize(("h", "w"), [(640, 640), (3024, 4032), (4032, 3024), (1080, 1920),

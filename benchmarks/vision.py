@@ -1,7 +1,7 @@
 """Accuracy and speed of the dice reader, per labelled set and per transform.
 
     .venv/bin/python benchmarks/vision.py [--sets byler aws roboflow webcam] [--transforms ...]
-        [--limit N] [--renders N] [--no-synthetic] [--no-speed] [--opencv] [--seen]
+        [--limit N] [--renders N] [--no-synthetic] [--no-speed] [--opencv] [--seen] [--folds]
 
 Real pip photos come from the four folders of ../shared/data/dice (``vision.datasets``; roboflow
 is CC BY 4.0, credited below). A photo is read by a model that never saw it: for a set the
@@ -19,6 +19,9 @@ twice as large), ``canvas`` (the photo in the middle of a canvas 4× its side, f
 border colour: dice a quarter of their size), ``far`` (the photo off centre in a 12 MP frame of
 its border colour: a tray far away, seen by a 12 MP camera), ``jpeg40``, ``dark`` (−40 %
 light), ``noise`` (σ 10), ``blur`` (Gaussian σ 1.5).
+
+``--folds`` adds each fold's face accuracy and share asked to every real row: a candidate
+recipe is better when it is better on each fold, not on their sum alone.
 
 ``--seen`` reads the photos the model was trained on instead (the shipped model: folds 1–4 of
 every set; rows marked "seen in training"): how well it fits what it learned from, apart from
@@ -207,9 +210,10 @@ def taught_from_photos(name: str, per_face: int, frames: list[Frame], seed: int 
     return score
 
 
-def pooled(scores: list[Score]) -> Score:
-    """Several draws' scores of the same photos as one: its ratios are the draws' means."""
-    total = Score(scores[0].top_faces)
+def pooled(scores: list[Score], top_faces: bool = False) -> Score:
+    """Several scores as one: the scores of several draws of the same photos (its ratios are
+    the draws' means), or of the folds of a set."""
+    total = Score(scores[0].top_faces if scores else top_faces)
     for score in scores:
         for f in fields(Score):
             if f.name != "top_faces":
@@ -246,18 +250,33 @@ def _spread(frames: list, limit: int) -> list:
 def score_set(name: str, frames: list[tuple[Frame, DiceNets | None]], transform: str) -> Score:
     """Read every photo of set ``name`` after ``transform``, each with the model given beside
     it (one that never saw it, or, for ``--seen``, the one that learned from it)."""
-    profile, score = load_profile("d6"), Score(top_faces(name))
-    for (_, image, truths), nets in frames:
+    return pooled(list(fold_scores(name, frames, transform).values()), top_faces(name))
+
+
+def fold_scores(
+    name: str, frames: list[tuple[Frame, DiceNets | None]], transform: str
+) -> dict[int, Score]:
+    """:func:`score_set` fold by fold (``vision.datasets.photo_fold``), in fold order: a
+    recipe's gain is real when it holds on each fold, since one training moves one fold's
+    figures by about 1.5 points."""
+    profile, scores = load_profile("d6"), {}
+    for (stem, image, truths), nets in frames:
         seen, labels = TRANSFORMS[transform](image, truths)
+        score = scores.setdefault(photo_fold(stem), Score(top_faces(name)))
         score.add(read(seen, profile, nets=nets), labels)
-    return score
+    return dict(sorted(scores.items()))
 
 
-def row(title: str, score: Score) -> str:
-    """One line of the results table."""
-    return (f"| {title} | {score.frames} / {score.labelled} | {score.precision:.3f} | "
+def row(title: str, score: Score, folds: dict[int, Score] | None = None) -> str:
+    """One line of the results table; with ``folds``, a last column of each fold's face
+    accuracy and share asked."""
+    line = (f"| {title} | {score.frames} / {score.labelled} | {score.precision:.3f} | "
             f"{score.recall:.3f} | {score.face_accuracy:.3f} | {score.certain_wrong} | "
             f"{score.uncertain_share:.1%} |")
+    if folds is None:
+        return line
+    return line + " " + " · ".join(f"{k}: {s.face_accuracy:.3f} / {s.uncertain_share:.1%}"
+                                   for k, s in folds.items()) + " |"
 
 
 def timed(
@@ -312,6 +331,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seen", action="store_true",
                         help="read the photos the model was trained on instead: how well it "
                              "fits what it learned from")
+    parser.add_argument("--folds", action="store_true",
+                        help="add each fold's face accuracy and share asked to every real row")
     parser.add_argument("--opencv", action="store_true",
                         help="run the networks with OpenCV, as where ONNX Runtime has no wheel")
     args = parser.parse_args(argv)
@@ -321,14 +342,17 @@ def main(argv: list[str] | None = None) -> int:
     nets = candidate(args.model) if args.model else shipped()  # loaded before timing
     which = args.model or "shipped model"
     print(f"{which} trained on: {', '.join(sorted(trained_sets(args.model)))}; {CREDITS}")
+    by_fold = " by fold |" if args.folds else ""
     print("| set | transform | photos / dice | precision | recall | face acc. | wrong certain "
-          "| asked |")
-    print("|---|---|---|---|---|---|---|---|")
+          f"| asked |{by_fold}")
+    print("|---|---|---|---|---|---|---|---|" + ("---|" if args.folds else ""))
     for name in args.sets:
         frames = (seen_frames if args.seen else unseen_frames)(name, args.limit, args.model)
         seen = ", seen in training" if args.seen else ""
         for transform in args.transforms:
-            print(row(f"{name} | {transform}{seen}", score_set(name, frames, transform)),
+            folds = fold_scores(name, frames, transform)
+            total = pooled(list(folds.values()), top_faces(name))
+            print(row(f"{name} | {transform}{seen}", total, folds if args.folds else None),
                   flush=True)
     for per_face in args.teach:
         for name in args.sets:

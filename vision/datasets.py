@@ -197,7 +197,7 @@ def byler_frames(
 
     Raises :class:`DatasetMissing` with the expected path when the folder is absent.
     """
-    for path in _images(root):
+    for path in set_images(root):
         image = load_image(path)
         h, w = image.shape[:2]
         truths = load_yolo_labels(label_file(root, path), w, h)
@@ -226,7 +226,7 @@ def set_frames(
     root = shared_dice() / info.folder
     left_out = UNLABELLED.get(name, frozenset())
     seen: set[str] = set()
-    for path in _images(root):
+    for path in set_images(root):
         group = group_of(path.stem)
         if group in left_out or (not copies and group in seen):
             continue
@@ -246,7 +246,7 @@ def label_file(root: Path, image: Path) -> Path:
     return root / "labels" / image.relative_to(root / "images").with_suffix(".txt")
 
 
-def _images(root: Path) -> list[Path]:
+def set_images(root: Path) -> list[Path]:
     """The photos of a set folder (sub-folders included), sorted; fails when there are none."""
     images = sorted(p for p in (root / "images").rglob("*") if p.suffix.lower() in (
         ".jpg", ".jpeg", ".png"))

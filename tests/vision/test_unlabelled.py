@@ -8,15 +8,22 @@ from __future__ import annotations
 import dice_fixtures  # noqa: F401  (first: puts the repository before tests/ on sys.path)
 
 from vision import read
-from vision.datasets import SETS, UNLABELLED, group_of, label_file, set_frames, shared_dice
+from vision.datasets import (
+    SETS,
+    UNLABELLED,
+    group_of,
+    label_file,
+    set_frames,
+    set_images,
+    shared_dice,
+)
 from vision.imageio import load_image
 
 
 def _empty_label_files(name: str) -> list:
     """The photos of set ``name`` whose label file is empty."""
     root = shared_dice() / SETS[name].folder
-    return sorted(image for image in (root / "images").rglob("*.jpg")
-                  if not label_file(root, image).read_text().strip())
+    return [image for image in set_images(root) if not label_file(root, image).read_text().strip()]
 
 
 def test_a_photo_with_no_labels_is_left_out_exactly_when_it_shows_dice():

@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/vision.py [--sets byler aws roboflow webcam] [--transforms ...]
         [--limit N] [--renders N] [--no-synthetic] [--no-speed] [--opencv] [--seen] [--folds]
+        [--mistakes DIR]
 
 Real pip photos come from the four folders of ../shared/data/dice (``vision.datasets``; roboflow
 is CC BY 4.0, credited below). A photo is read by a model that never saw it: for a set the
@@ -22,6 +23,10 @@ light), ``noise`` (σ 10), ``blur`` (Gaussian σ 1.5).
 
 ``--folds`` adds each fold's face accuracy and share asked to every real row: a candidate
 recipe is better when it is better on each fold, not on their sum alone.
+
+``--mistakes DIR`` writes a contact sheet of every row's mistakes (dice missed, read wrong,
+seen where there is none) to ``DIR/<set>-<transform>.png``, with a list of their photos
+(``benchmarks/mistakes.py``): what a recipe loses, to be looked at.
 
 ``--seen`` reads the photos the model was trained on instead (the shipped model: folds 1–4 of
 every set; rows marked "seen in training"): how well it fits what it learned from, apart from
@@ -62,6 +67,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.mistakes import Seen, write_sheet  # noqa: E402
 from vision import load_image, load_profile, read  # noqa: E402
 from vision.datasets import (  # noqa: E402
     CREDITS,
@@ -75,7 +81,7 @@ from vision.datasets import (  # noqa: E402
     unseen_by,
 )
 from vision.detect import die_pixels  # noqa: E402
-from vision.evaluate import Score, Truth  # noqa: E402
+from vision.evaluate import Score, Truth, mistakes  # noqa: E402
 from vision.features import describe  # noqa: E402
 from vision.net import DiceNets, shipped  # noqa: E402
 from vision.profile import LEARNED, Profile  # noqa: E402
@@ -254,16 +260,22 @@ def score_set(name: str, frames: list[tuple[Frame, DiceNets | None]], transform:
 
 
 def fold_scores(
-    name: str, frames: list[tuple[Frame, DiceNets | None]], transform: str
+    name: str, frames: list[tuple[Frame, DiceNets | None]], transform: str,
+    wrong: list[Seen] | None = None,
 ) -> dict[int, Score]:
     """:func:`score_set` fold by fold (``vision.datasets.photo_fold``), in fold order: a
     recipe's gain is real when it holds on each fold, since one training moves one fold's
-    figures by about 1.5 points."""
+    figures by about 1.5 points. Each mistake is added to ``wrong`` when given (``--mistakes``).
+    """
     profile, scores = load_profile("d6"), {}
     for (stem, image, truths), nets in frames:
         seen, labels = TRANSFORMS[transform](image, truths)
-        score = scores.setdefault(photo_fold(stem), Score(top_faces(name)))
-        score.add(read(seen, profile, nets=nets), labels)
+        fold = photo_fold(stem)
+        score = scores.setdefault(fold, Score(top_faces(name)))
+        roll = read(seen, profile, nets=nets)
+        score.add(roll, labels)
+        if wrong is not None:
+            wrong += [Seen(stem, fold, seen, m) for m in mistakes(roll, labels, top_faces(name))]
     return dict(sorted(scores.items()))
 
 
@@ -333,6 +345,9 @@ def main(argv: list[str] | None = None) -> int:
                              "fits what it learned from")
     parser.add_argument("--folds", action="store_true",
                         help="add each fold's face accuracy and share asked to every real row")
+    parser.add_argument("--mistakes", type=Path, metavar="DIR",
+                        help="write a contact sheet of each row's mistakes to DIR "
+                             "(benchmarks/mistakes.py)")
     parser.add_argument("--opencv", action="store_true",
                         help="run the networks with OpenCV, as where ONNX Runtime has no wheel")
     args = parser.parse_args(argv)
@@ -350,10 +365,14 @@ def main(argv: list[str] | None = None) -> int:
         frames = (seen_frames if args.seen else unseen_frames)(name, args.limit, args.model)
         seen = ", seen in training" if args.seen else ""
         for transform in args.transforms:
-            folds = fold_scores(name, frames, transform)
+            wrong = [] if args.mistakes else None
+            folds = fold_scores(name, frames, transform, wrong)
             total = pooled(list(folds.values()), top_faces(name))
             print(row(f"{name} | {transform}{seen}", total, folds if args.folds else None),
                   flush=True)
+            if wrong is not None:
+                write_sheet(args.mistakes, f"{name}-{transform}{'-seen' if args.seen else ''}",
+                            wrong)
     for per_face in args.teach:
         for name in args.sets:
             frames = list(set_frames(name))

@@ -86,6 +86,62 @@ def match(
 
 MISSED = "missed"
 UNCLEAR = "unclear"  # a die its labeller could not read: neither counted right nor wrong
+FALSE = "false"  # a find that matches no labelled die
+WRONG = "wrong"  # a labelled die found and read as another face
+
+
+def judged(
+    roll: Roll, truths: Sequence[Truth], top_faces: bool = False
+) -> tuple[Roll, list[Truth], list[tuple[int, int]]]:
+    """A frame as the benchmark judges it: the roll and the labelled dice without the dice
+    labelled :data:`UNCLEAR` and the finds lying on them (they count neither way), and the
+    pairs :func:`match` makes of the rest."""
+    unclear = [t.box for t in truths if t.face == UNCLEAR]
+    if unclear:
+        there = {i for i, _ in match([d.box for d in roll.dice], unclear, top_faces)}
+        roll = Roll(roll.profile, tuple(d for i, d in enumerate(roll.dice) if i not in there),
+                    roll.notes)
+    truths = [t for t in truths if t.face != UNCLEAR]
+    return roll, truths, match([d.box for d in roll.dice], [t.box for t in truths], top_faces)
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """One way a reading went wrong on a labelled frame, to be looked at (``benchmarks/vision.py
+    --mistakes``): ``kind`` is :data:`MISSED`, :data:`FALSE` or :data:`WRONG`; ``box`` the
+    labelled box, or the find's for a false find; ``truth`` and ``read`` the faces (``""``
+    where there is none); ``asked`` whether the reader marked the die uncertain."""
+
+    kind: str
+    box: Box
+    truth: str
+    read: str
+    confidence: float
+    asked: bool
+
+    @property
+    def costly(self) -> bool:
+        """A face read wrong, or a die seen where there is none, without asking the host."""
+        return self.kind != MISSED and not self.asked
+
+
+def mistakes(roll: Roll, truths: Sequence[Truth], top_faces: bool = False) -> list[Mistake]:
+    """What a reading of one labelled frame got wrong, counted as :class:`Score` counts it:
+    labelled dice missed, finds matching no labelled die, dice read as another face."""
+    roll, truths, pairs = judged(roll, truths, top_faces)
+    by_truth = {j: roll.dice[i] for i, j in pairs}
+    found = {i for i, _ in pairs}
+    out = []
+    for j, truth in enumerate(truths):
+        die = by_truth.get(j)
+        if die is None:
+            out.append(Mistake(MISSED, truth.box, truth.face, "", 0.0, False))
+        elif die.face != truth.face:
+            out.append(Mistake(WRONG, truth.box, truth.face, die.face, die.confidence,
+                               die.uncertain))
+    out += [Mistake(FALSE, d.box, "", d.face, d.confidence, d.uncertain)
+            for i, d in enumerate(roll.dice) if i not in found]
+    return out
 
 
 @dataclass
@@ -109,13 +165,7 @@ class Score:
 
         Dice labelled :data:`UNCLEAR` are left out, and so are the dice read where they lie.
         """
-        if any(t.face == UNCLEAR for t in truths):
-            unclear = [t.box for t in truths if t.face == UNCLEAR]
-            there = {i for i, _ in match([d.box for d in roll.dice], unclear, self.top_faces)}
-            roll = Roll(roll.profile, tuple(d for i, d in enumerate(roll.dice) if i not in there),
-                        roll.notes)
-            truths = [t for t in truths if t.face != UNCLEAR]
-        pairs = match([d.box for d in roll.dice], [t.box for t in truths], self.top_faces)
+        roll, truths, pairs = judged(roll, truths, self.top_faces)
         by_truth = {j: roll.dice[i] for i, j in pairs}
         outcomes = []
         for j, truth in enumerate(truths):

@@ -33,12 +33,18 @@ ORDER = {WRONG: 1, MISSED: 2, FALSE: 3}
 
 @dataclass(frozen=True)
 class Seen:
-    """A mistake and where it was made: the photo's name and fold, and the frame as read."""
+    """A mistake and where it was made: the photo's name and fold, and its tile (:func:`tile`,
+    cut at once: a row of 12 MP frames is not kept in memory for its sheet)."""
 
     stem: str
     fold: int
-    image: np.ndarray
     mistake: Mistake
+    tile: np.ndarray
+
+
+def seen_in(stem: str, fold: int, image: np.ndarray, m: Mistake) -> Seen:
+    """The mistake ``m`` made on photo ``stem`` of ``fold``, read as ``image``."""
+    return Seen(stem, fold, m, tile(image, m))
 
 
 def caption(m: Mistake) -> str:
@@ -79,7 +85,7 @@ def write_sheet(folder: Path, name: str, seen: list[Seen]) -> Path:
     :func:`ordered` order) and its list ``folder/name.txt``; returns the sheet's path."""
     folder.mkdir(parents=True, exist_ok=True)
     shown = ordered(seen)
-    tiles = [tile(s.image, s.mistake) for s in shown[:MOST]]
+    tiles = [s.tile for s in shown[:MOST]]
     tiles += [np.zeros((TILE, TILE, 3), np.uint8)] * (-len(tiles) % COLUMNS)
     rows = [np.hstack(tiles[i : i + COLUMNS]) for i in range(0, len(tiles), COLUMNS)]
     sheet = np.vstack(rows) if rows else np.zeros((TILE, TILE * COLUMNS, 3), np.uint8)

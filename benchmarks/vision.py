@@ -67,7 +67,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.mistakes import Seen, write_sheet  # noqa: E402
+from benchmarks.mistakes import Seen, seen_in, write_sheet  # noqa: E402
 from vision import load_image, load_profile, read  # noqa: E402
 from vision.datasets import (  # noqa: E402
     CREDITS,
@@ -275,7 +275,8 @@ def fold_scores(
         roll = read(seen, profile, nets=nets)
         score.add(roll, labels)
         if wrong is not None:
-            wrong += [Seen(stem, fold, seen, m) for m in mistakes(roll, labels, top_faces(name))]
+            wrong += [seen_in(stem, fold, seen, m)
+                      for m in mistakes(roll, labels, top_faces(name))]
     return dict(sorted(scores.items()))
 
 

@@ -11,7 +11,7 @@ import dice_fixtures  # noqa: F401  (first: puts the repository before tests/ on
 import numpy as np
 import pytest
 
-from benchmarks.mistakes import COLOURS, COLUMNS, TILE, Seen, write_sheet
+from benchmarks.mistakes import COLOURS, COLUMNS, TILE, Seen, seen_in, write_sheet
 from benchmarks.vision import fold_scores, pooled, unseen_frames
 from vision.evaluate import FALSE, MISSED, UNCLEAR, WRONG, Mistake, Truth, mistakes
 from vision.roll import Die, Roll
@@ -69,9 +69,10 @@ def test_the_mistakes_are_those_the_figures_count(tray_mistakes):
 
 def test_the_sheet_shows_the_costly_mistakes_first_and_lists_their_photos(tmp_path: Path):
     image = np.full((200, 300, 3), 128, np.uint8)
-    asked = Seen("photo_a", 2, image, Mistake(WRONG, (20, 20, 60, 60), "4", "6", 0.6, True))
-    missed = Seen("photo_a", 2, image, Mistake(MISSED, (100, 20, 140, 60), "2", "", 0.0, False))
-    costly = Seen("photo_b", 3, image, Mistake(WRONG, (200, 100, 240, 140), "5", "3", 0.97, False))
+    asked = seen_in("photo_a", 2, image, Mistake(WRONG, (20, 20, 60, 60), "4", "6", 0.6, True))
+    missed = seen_in("photo_a", 2, image, Mistake(MISSED, (100, 20, 140, 60), "2", "", 0.0, False))
+    costly = seen_in("photo_b", 3, image,
+                     Mistake(WRONG, (200, 100, 240, 140), "5", "3", 0.97, False))
     wrong = [missed, asked] + [costly] * (COLUMNS + 1)
 
     path = write_sheet(tmp_path, "byler-none", wrong)

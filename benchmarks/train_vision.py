@@ -3,7 +3,7 @@
 
     .venv/bin/pip install torch==2.13.0+cpu onnx   # for training only: never needed at run time
     .venv/bin/python benchmarks/train_vision.py [PART ...] [--steps N] [--classifier-steps N]
-        [--embedder-steps N] [--threads N] [--keep-detector] [--out DIR]
+        [--embedder-steps N] [--threads N] [--keep-detector | --keep-classifier] [--out DIR]
         [--classifier-widths N N N N] [--detector-widths N N N] [--camera CHANCE]
         [--weight SET=W ...] [--faces-without PROFILE ...] [--seed N] [--recipe NAME]
 
@@ -651,23 +651,26 @@ def train_pair(
     real: list, synthetic: list, steps: tuple[int, int], seed: int, detector: str | None,
     checkpoint: Path | None = None, widths: tuple[int, int, int, int] = CLS_WIDTHS,
     faults: float = 0.0, detector_widths: tuple[int, int, int] = DET_WIDTHS,
+    classifier: str | None = None,
 ) -> dict:
-    """Detector (unless given as base64 ONNX) and classifier trained on ``real`` photos plus
-    ``synthetic`` renders, for ``steps`` = (detector steps, classifier steps). A newly trained
-    detector is first written alone to ``checkpoint`` (a long run cut short keeps it: train the
-    classifier again with ``--keep-detector``)."""
+    """Detector and classifier (each unless given as base64 ONNX) trained on ``real`` photos
+    plus ``synthetic`` renders, for ``steps`` = (detector steps, classifier steps). A newly
+    trained detector is first written alone to ``checkpoint`` (a long run cut short keeps it:
+    train the classifier again with ``--keep-detector``)."""
     start = time.time()
     if detector is None:
         detector = onnx_b64(train_detector(real + synthetic, steps[0], seed, detector_widths),
                             (1, 3, DET_INPUT, DET_INPUT), any_size=True)
         if checkpoint is not None:
             checkpoint.write_text(json.dumps({"detector": detector}) + "\n")
-    pips = mistakes(detector, real + [f for f in synthetic if f[0] == "d6"])
-    classifier = train_classifier(pips, steps[1], seed + 1, widths, faults)
+    if classifier is None:
+        pips = mistakes(detector, real + [f for f in synthetic if f[0] == "d6"])
+        classifier = onnx_b64(train_classifier(pips, steps[1], seed + 1, widths, faults),
+                              (1, 3, CROP, CROP))
     print(f"  trained in {time.time() - start:.0f} s", flush=True)
     return {
         "detector": detector,
-        "classifier": onnx_b64(classifier, (1, 3, CROP, CROP)),
+        "classifier": classifier,
         "classes": list(CLASSES),
         "detect_threshold": DETECT_THRESHOLD,
     }
@@ -708,8 +711,13 @@ def main(argv: list[str] | None = None) -> int:
         "--faces-without", nargs="+", default=(), choices=SYNTH_PROFILES, metavar="PROFILE",
         help="train the face embedder without these profiles (to measure it on unseen dice)",
     )
-    parser.add_argument(
+    kept = parser.add_mutually_exclusive_group()
+    kept.add_argument(
         "--keep-detector", action="store_true", help="retrain only the classifier of each part"
+    )
+    kept.add_argument(
+        "--keep-classifier", action="store_true", help="retrain only the detector of each part "
+        "(the classifier stays the one trained over the detector it replaces)"
     )
     parser.add_argument("--recipe", help="name the recipe in the model files (the benchmark "
                         "reads the other folds with fold models of the same name)")
@@ -738,11 +746,12 @@ def main(argv: list[str] | None = None) -> int:
         k = HELD_OUT if part == "final" else int(part[4:])
         seen = load_real(tuple(args.sets), k, weights)
         path = args.out / "dice.json" if part == "final" else args.folds_out / f"{part}.json"
-        kept = json.loads(path.read_text())["detector"] if args.keep_detector else None
+        kept = json.loads(path.read_text()) if args.keep_detector or args.keep_classifier else {}
         model = train_pair(seen, synthetic, (args.steps, args.classifier_steps),
-                           10 * k + args.seed, kept, path.with_suffix(".detector.json"),
-                           tuple(args.classifier_widths), args.camera,
-                           tuple(args.detector_widths))
+                           10 * k + args.seed, kept.get("detector") if args.keep_detector else None,
+                           path.with_suffix(".detector.json"), tuple(args.classifier_widths),
+                           args.camera, tuple(args.detector_widths),
+                           kept.get("classifier") if args.keep_classifier else None)
         model.update(sets=sorted(args.sets), held_out=k)
         if args.recipe:
             model["recipe"] = args.recipe

@@ -187,12 +187,15 @@ TRANSFORMS: dict[str, Transform] = {
 }
 
 
-def taught_from_photos(name: str, per_face: int, frames: list[Frame], seed: int = 5) -> Score:
+def taught_from_photos(
+    name: str, per_face: int, frames: list[Frame], seed: int = 5, model: Path | None = None
+) -> Score:
     """Pips as symbols the reader has never been told about: a learned profile with open
     faces is taught ``per_face`` real dice of each face from the photos outside the held-out
     fold (their labelled boxes, as the owner would show them), then reads the held-out fold
-    with a detector that never saw it (the face embedder never saw it either: its training
-    leaves that fold out)."""
+    with a detector that never saw it, the ``model`` file's (a candidate, or its recipe's
+    fold model) or else the shipped one (the face embedder never saw that fold either: its
+    training leaves it out)."""
     rng = np.random.default_rng(seed)
     pool: dict[str, list[tuple[np.ndarray, Truth]]] = {}
     for stem, image, truths in frames:
@@ -210,7 +213,7 @@ def taught_from_photos(name: str, per_face: int, frames: list[Frame], seed: int 
                       open_faces=True, examples=examples)
     score = Score(top_faces(name))
     for stem, image, truths in frames:
-        usable, nets = unseen_by(name, stem)
+        usable, nets = unseen_by(name, stem, model)
         if photo_fold(stem) == HELD_OUT and usable:
             score.add(read(image, profile, nets=nets), truths)
     return score
@@ -377,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     for per_face in args.teach:
         for name in args.sets:
             frames = list(set_frames(name))
-            draws = [taught_from_photos(name, per_face, frames, seed)
+            draws = [taught_from_photos(name, per_face, frames, seed, args.model)
                      for seed in range(5, 5 + max(1, args.draws))]
             label = f"{name} | pips taught as symbols, {per_face} per face"
             if len(draws) > 1:

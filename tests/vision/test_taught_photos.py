@@ -6,6 +6,7 @@ as the pip reader. The same measure as the benchmark's teach-from-photos rows
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from dice_fixtures import byler
 
 from vision.datasets import set_frames
 from vision.evaluate import Score
+from vision.net import read_model_file
 
 BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "vision.py"
 # 10 real dice per face taught, fold 0 of the tray photos read with the shipped all-sets model,
@@ -56,3 +58,18 @@ def test_a_webcam_die_framed_off_its_top_face_is_described_whole(benchmark):
     assert score.labelled >= 250  # fold 0 of the webcam photos
     assert score.face_accuracy >= 0.925
     assert score.uncertain_share <= 0.205
+
+
+def test_a_candidate_model_reads_the_taught_rows_itself(benchmark, tmp_path):
+    """``benchmarks/vision.py --model FILE`` measures the teach-from-photos rows with that file
+    too, never silently with the shipped model: a candidate that saw the tray's fold 0 has no
+    photo there it may read, and one held out from it reads all of them."""
+    shipped = read_model_file("dice.json")
+    saw_fold_0 = tmp_path / "saw.json"
+    saw_fold_0.write_text(json.dumps(shipped | {"sets": ["byler"], "held_out": 2}))
+    held_out = tmp_path / "held-out.json"
+    held_out.write_text(json.dumps(shipped | {"sets": ["byler"], "held_out": 0}))
+    frames = byler()
+
+    assert benchmark.taught_from_photos("byler", 5, frames, model=saw_fold_0).labelled == 0
+    assert benchmark.taught_from_photos("byler", 5, frames, model=held_out).labelled >= 300

@@ -711,11 +711,11 @@ def main(argv: list[str] | None = None) -> int:
         "--faces-without", nargs="+", default=(), choices=SYNTH_PROFILES, metavar="PROFILE",
         help="train the face embedder without these profiles (to measure it on unseen dice)",
     )
-    kept = parser.add_mutually_exclusive_group()
-    kept.add_argument(
+    keeping = parser.add_mutually_exclusive_group()
+    keeping.add_argument(
         "--keep-detector", action="store_true", help="retrain only the classifier of each part"
     )
-    kept.add_argument(
+    keeping.add_argument(
         "--keep-classifier", action="store_true", help="retrain only the detector of each part "
         "(the classifier stays the one trained over the detector it replaces)"
     )
@@ -748,10 +748,10 @@ def main(argv: list[str] | None = None) -> int:
         path = args.out / "dice.json" if part == "final" else args.folds_out / f"{part}.json"
         kept = json.loads(path.read_text()) if args.keep_detector or args.keep_classifier else {}
         model = train_pair(seen, synthetic, (args.steps, args.classifier_steps),
-                           10 * k + args.seed, kept.get("detector") if args.keep_detector else None,
+                           10 * k + args.seed, kept["detector"] if args.keep_detector else None,
                            path.with_suffix(".detector.json"), tuple(args.classifier_widths),
                            args.camera, tuple(args.detector_widths),
-                           kept.get("classifier") if args.keep_classifier else None)
+                           kept["classifier"] if args.keep_classifier else None)
         model.update(sets=sorted(args.sets), held_out=k)
         if args.recipe:
             model["recipe"] = args.recipe

@@ -747,11 +747,12 @@ def main(argv: list[str] | None = None) -> int:
         seen = load_real(tuple(args.sets), k, weights)
         path = args.out / "dice.json" if part == "final" else args.folds_out / f"{part}.json"
         kept = json.loads(path.read_text()) if args.keep_detector or args.keep_classifier else {}
+        detector = kept["detector"] if args.keep_detector else None
+        classifier = kept["classifier"] if args.keep_classifier else None
         model = train_pair(seen, synthetic, (args.steps, args.classifier_steps),
-                           10 * k + args.seed, kept["detector"] if args.keep_detector else None,
-                           path.with_suffix(".detector.json"), tuple(args.classifier_widths),
-                           args.camera, tuple(args.detector_widths),
-                           kept["classifier"] if args.keep_classifier else None)
+                           10 * k + args.seed, detector, path.with_suffix(".detector.json"),
+                           tuple(args.classifier_widths), args.camera,
+                           tuple(args.detector_widths), classifier)
         model.update(sets=sorted(args.sets), held_out=k)
         if args.recipe:
             model["recipe"] = args.recipe

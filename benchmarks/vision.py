@@ -213,8 +213,10 @@ def taught_from_photos(
                       open_faces=True, examples=examples)
     score = Score(top_faces(name))
     for stem, image, truths in frames:
+        if photo_fold(stem) != HELD_OUT:
+            continue  # asked first: a candidate's other fold models need not be loaded
         usable, nets = unseen_by(name, stem, model)
-        if photo_fold(stem) == HELD_OUT and usable:
+        if usable:
             score.add(read(image, profile, nets=nets), truths)
     return score
 

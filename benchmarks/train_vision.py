@@ -6,6 +6,7 @@
         [--embedder-steps N] [--threads N] [--keep-detector | --keep-classifier] [--out DIR]
         [--classifier-widths N N N N] [--detector-widths N N N] [--camera CHANCE]
         [--weight SET=W ...] [--faces-without PROFILE ...] [--seed N] [--recipe NAME]
+        [--paste CHANCE]
 
 PART is ``fold0`` .. ``fold4``, ``final`` or ``faces`` (default: all). ``final`` is trained on
 every photo of ``--sets`` except fold ``HELD_OUT`` (0) of each, which the benchmark then reads;
@@ -101,6 +102,9 @@ DIM = (0.4, 0.9)  # exposure left in dim light
 DEFOCUS = (0.5, 2.0)  # blur sigma, cut-out pixels
 GRAIN = (3.0, 14.0)  # sensor noise sigma, grey levels
 JPEG_QUALITY = (20, 80)  # a low-quality JPEG
+PASTE_MOST = 6  # real dice pasted onto one detector training patch, at most
+PASTE_SIDE = 64  # the pasted dice's cut-outs are kept at most this many pixels across
+PASTE_EDGE = 0.15  # share of a pasted die's side over which it fades into the patch
 HARD_FROM = 0.5  # share of the detector's steps after which frames it errs on weigh more
 PER_SET = 600  # training entries per real set (see load_real)
 HELD_OUT = 0  # the fold of every real set the shipped model never sees (its figures)
@@ -346,9 +350,12 @@ def colour_jitter(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def detector_sample(frame, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def detector_sample(
+    frame, rng: np.random.Generator, bank: list[np.ndarray] | None = None, paste: float = 0.0
+) -> tuple[np.ndarray, np.ndarray]:
     """A random patch of a frame's detector input and its target maps (6 x H/4 x W/4:
-    centre chance, width, height, x and y offsets, and where the box terms count)."""
+    centre chance, width, height, x and y offsets, and where the box terms count); with chance
+    ``paste``, real dice of ``bank`` are pasted onto it (:func:`paste_dice`)."""
     _, image, dice = frame
     # Dice of every size the reader's looks give the detector, whatever their size in the
     # photo: the frame is scaled so that its median die measures DIE_RANGE input pixels
@@ -357,8 +364,9 @@ def detector_sample(frame, rng: np.random.Generator) -> tuple[np.ndarray, np.nda
     # it).
     base = DET_INPUT / max(image.shape[:2])
     sides = [max(b[2] - b[0], b[3] - b[1]) for _, b in dice]
+    target = None
     if sides:
-        target = np.exp(rng.uniform(np.log(DIE_RANGE[0]), np.log(DIE_RANGE[1])))
+        target = _die_side(rng)
         s = float(target / (np.median(sides) * base))
     else:
         s = float(np.exp(rng.uniform(np.log(SCALE_RANGE[0]), np.log(SCALE_RANGE[1]))))
@@ -375,9 +383,76 @@ def detector_sample(frame, rng: np.random.Generator) -> tuple[np.ndarray, np.nda
         small = cv2.copyMakeBorder(small, 0, pad, 0, pad, cv2.BORDER_REPLICATE)
         h, w = small.shape[:2]
     x0, y0 = int(rng.integers(0, w - PATCH + 1)), int(rng.integers(0, h - PATCH + 1))
-    patch = colour_jitter(np.ascontiguousarray(small[y0 : y0 + PATCH, x0 : x0 + PATCH]), rng)
+    patch = np.ascontiguousarray(small[y0 : y0 + PATCH, x0 : x0 + PATCH])
     boxes = boxes - [x0, y0, x0, y0]
-    return patch, _targets(boxes, PATCH // STRIDE)
+    if bank and paste and rng.random() < paste:
+        patch, boxes = paste_dice(patch, boxes, bank, target or _die_side(rng), rng)
+    return colour_jitter(patch, rng), _targets(boxes, PATCH // STRIDE)
+
+
+def _die_side(rng: np.random.Generator) -> float:
+    """A die side in input pixels, log-uniform over ``DIE_RANGE``."""
+    return float(np.exp(rng.uniform(np.log(DIE_RANGE[0]), np.log(DIE_RANGE[1]))))
+
+
+def die_bank(frames: list) -> list[np.ndarray]:
+    """Cut-outs of the labelled dice of the real photos among ``frames`` (each photo once; not
+    the sets whose boxes frame the top face only: pasted, those would be dice without sides),
+    for :func:`paste_dice`."""
+    seen, bank = set(), []
+    for name, image, dice in frames:
+        if name not in SETS or top_faces(name) or id(image) in seen:
+            continue
+        seen.add(id(image))
+        for _, box in dice:
+            clipped = clip_box([int(round(v)) for v in box], image.shape[1], image.shape[0])
+            if clipped is None or min(clipped[2] - clipped[0], clipped[3] - clipped[1]) < 8:
+                continue
+            x0, y0, x1, y1 = clipped
+            cut = image[y0:y1, x0:x1]
+            shrink = PASTE_SIDE / max(cut.shape[:2])
+            if shrink < 1:
+                cut = cv2.resize(cut, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+            bank.append(np.ascontiguousarray(cut))
+    print(f"  {len(bank)} dice to paste", flush=True)
+    return bank
+
+
+def paste_dice(
+    patch: np.ndarray, boxes: np.ndarray, bank: list[np.ndarray], side: float,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``patch`` with up to ``PASTE_MOST`` dice of ``bank`` pasted where no die lies, each
+    about ``side`` input pixels across and fading into the patch at its edge, and ``boxes``
+    with theirs: dice of every table on every other table's ground (issue 16: the small dice
+    of roboflow's busy boards are the ones the detector misses, even in the photos it
+    learned)."""
+    out = patch.astype(np.float32)
+    placed = [b for b in boxes]
+    for _ in range(int(rng.integers(1, PASTE_MOST + 1))):
+        cut = np.rot90(bank[int(rng.integers(len(bank)))], int(rng.integers(4)))
+        size = side * rng.uniform(0.8, 1.25) / max(cut.shape[:2])
+        w, h = max(3, round(cut.shape[1] * size)), max(3, round(cut.shape[0] * size))
+        if max(w, h) >= PATCH:
+            continue
+        x, y = int(rng.integers(0, PATCH - w)), int(rng.integers(0, PATCH - h))
+        box = np.array([x, y, x + w, y + h], np.float32)
+        if any(b[0] < box[2] and box[0] < b[2] and b[1] < box[3] and box[1] < b[3]
+               for b in placed):
+            continue
+        die = cv2.resize(np.ascontiguousarray(cut), (w, h), interpolation=cv2.INTER_AREA)
+        fade = max(1.0, PASTE_EDGE * min(w, h))
+        alpha = np.minimum.outer(_ramp(h, fade), _ramp(w, fade))[:, :, None]
+        gain = rng.uniform(0.8, 1.2)
+        out[y : y + h, x : x + w] = alpha * die * gain + (1 - alpha) * out[y : y + h, x : x + w]
+        placed.append(box)
+    return np.clip(out, 0, 255).astype(np.uint8), np.array(placed, np.float32).reshape(-1, 4)
+
+
+def _ramp(n: int, fade: float) -> np.ndarray:
+    """0 to 1 over ``fade`` pixels in from either end of ``n`` pixels."""
+    i = np.arange(n, dtype=np.float32)
+    return np.clip(np.minimum(i + 1, n - i) / fade, 0, 1)
 
 
 def _rot90(image: np.ndarray, boxes: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -524,14 +599,17 @@ def focal_loss(pred: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 
 def train_detector(
-    frames: list, steps: int, seed: int, widths: tuple[int, int, int] = DET_WIDTHS
+    frames: list, steps: int, seed: int, widths: tuple[int, int, int] = DET_WIDTHS,
+    paste: float = 0.0,
 ) -> Detector:
-    """Fit the detector on patches of ``frames`` (real and synthetic).
+    """Fit the detector on patches of ``frames`` (real and synthetic), with chance ``paste``
+    of real dice pasted onto a patch (:func:`paste_dice`).
 
     After ``HARD_FROM`` of the steps, frames are drawn in proportion to how wrong the detector
     still is on them (:func:`hard_weights`): the carpet, velvet and wood grain it takes for dice
     and the tiny dice it misses are seen more often than the trays it already reads."""
     rng, model = np.random.default_rng(seed), Detector(widths)
+    bank = die_bank(frames) if paste else []
     torch.manual_seed(seed)
     opt = torch.optim.AdamW(model.parameters(), 3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
@@ -542,7 +620,7 @@ def train_detector(
             weights = hard_weights(model, frames)
             model.train()
         picks = rng.choice(len(frames), 24, p=weights)
-        batch = [detector_sample(frames[int(i)], rng) for i in picks]
+        batch = [detector_sample(frames[int(i)], rng, bank, paste) for i in picks]
         x = torch.from_numpy(to_blob(np.stack([b[0] for b in batch])))
         t = torch.from_numpy(np.stack([b[1] for b in batch]))
         out = model(x)
@@ -651,7 +729,7 @@ def train_pair(
     real: list, synthetic: list, steps: tuple[int, int], seed: int, detector: str | None,
     checkpoint: Path | None = None, widths: tuple[int, int, int, int] = CLS_WIDTHS,
     faults: float = 0.0, detector_widths: tuple[int, int, int] = DET_WIDTHS,
-    classifier: str | None = None,
+    classifier: str | None = None, paste: float = 0.0,
 ) -> dict:
     """Detector and classifier (each unless given as base64 ONNX) trained on ``real`` photos
     plus ``synthetic`` renders, for ``steps`` = (detector steps, classifier steps). A newly
@@ -659,8 +737,8 @@ def train_pair(
     train the classifier again with ``--keep-detector``)."""
     start = time.time()
     if detector is None:
-        detector = onnx_b64(train_detector(real + synthetic, steps[0], seed, detector_widths),
-                            (1, 3, DET_INPUT, DET_INPUT), any_size=True)
+        trained = train_detector(real + synthetic, steps[0], seed, detector_widths, paste)
+        detector = onnx_b64(trained, (1, 3, DET_INPUT, DET_INPUT), any_size=True)
         if checkpoint is not None:
             checkpoint.write_text(json.dumps({"detector": detector}) + "\n")
     if classifier is None:
@@ -699,6 +777,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--camera", type=float, default=0.0, metavar="CHANCE",
                         help="give the classifier's cut-outs each of a camera's faults (dim "
                         "light, defocus, noise, JPEG) with this chance (docs/vision-lab.md)")
+    parser.add_argument("--paste", type=float, default=0.0, metavar="CHANCE",
+                        help="paste real dice cut from the training photos onto this share of "
+                        "the detector's training patches (docs/vision-lab.md)")
     parser.add_argument("--seed", type=int, default=0,
                         help="added to each part's seeds (10 x fold): another draw of the same "
                         "recipe, to tell a recipe's gain from the noise of one training")
@@ -752,7 +833,7 @@ def main(argv: list[str] | None = None) -> int:
         model = train_pair(seen, synthetic, (args.steps, args.classifier_steps),
                            10 * k + args.seed, detector, path.with_suffix(".detector.json"),
                            tuple(args.classifier_widths), args.camera,
-                           tuple(args.detector_widths), classifier)
+                           tuple(args.detector_widths), classifier, args.paste)
         model.update(sets=sorted(args.sets), held_out=k)
         if args.recipe:
             model["recipe"] = args.recipe

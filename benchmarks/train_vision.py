@@ -428,7 +428,7 @@ def paste_dice(
     of roboflow's busy boards are the ones the detector misses, even in the photos it
     learned)."""
     out = patch.astype(np.float32)
-    placed = [b for b in boxes]
+    placed = list(boxes)
     for _ in range(int(rng.integers(1, PASTE_MOST + 1))):
         cut = np.rot90(bank[int(rng.integers(len(bank)))], int(rng.integers(4)))
         size = side * rng.uniform(0.8, 1.25) / max(cut.shape[:2])

@@ -63,7 +63,7 @@ from torch import nn
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.datasets import SETS, photo_fold, set_frames, top_faces  # noqa: E402
-from vision.evaluate import UNCLEAR, match  # noqa: E402
+from vision.evaluate import UNCLEAR, iou, match  # noqa: E402
 from vision.models import FOLDS  # noqa: E402
 from vision.net import (  # noqa: E402
     CROP,
@@ -366,10 +366,10 @@ def detector_sample(
     sides = [max(b[2] - b[0], b[3] - b[1]) for _, b in dice]
     target = None
     if sides:
-        target = _die_side(rng)
+        target = _log_uniform(rng, DIE_RANGE)
         s = float(target / (np.median(sides) * base))
     else:
-        s = float(np.exp(rng.uniform(np.log(SCALE_RANGE[0]), np.log(SCALE_RANGE[1]))))
+        s = _log_uniform(rng, SCALE_RANGE)
     small, scale = detector_input(image, base * s)
     k = int(rng.integers(4))
     boxes = np.array([b for _, b in dice], np.float32).reshape(-1, 4) * scale
@@ -386,13 +386,13 @@ def detector_sample(
     patch = np.ascontiguousarray(small[y0 : y0 + PATCH, x0 : x0 + PATCH])
     boxes = boxes - [x0, y0, x0, y0]
     if bank and paste and rng.random() < paste:
-        patch, boxes = paste_dice(patch, boxes, bank, target or _die_side(rng), rng)
+        patch, boxes = paste_dice(patch, boxes, bank, target or _log_uniform(rng, DIE_RANGE), rng)
     return colour_jitter(patch, rng), _targets(boxes, PATCH // STRIDE)
 
 
-def _die_side(rng: np.random.Generator) -> float:
-    """A die side in input pixels, log-uniform over ``DIE_RANGE``."""
-    return float(np.exp(rng.uniform(np.log(DIE_RANGE[0]), np.log(DIE_RANGE[1]))))
+def _log_uniform(rng: np.random.Generator, bounds: tuple[float, float]) -> float:
+    """A number between ``bounds``, each doubling as likely as the next (sizes and scales)."""
+    return float(np.exp(rng.uniform(np.log(bounds[0]), np.log(bounds[1]))))
 
 
 def die_bank(frames: list) -> list[np.ndarray]:
@@ -437,8 +437,7 @@ def paste_dice(
             continue
         x, y = int(rng.integers(0, PATCH - w)), int(rng.integers(0, PATCH - h))
         box = np.array([x, y, x + w, y + h], np.float32)
-        if any(b[0] < box[2] and box[0] < b[2] and b[1] < box[3] and box[1] < b[3]
-               for b in placed):
+        if any(iou(box, b) > 0 for b in placed):
             continue
         die = cv2.resize(np.ascontiguousarray(cut), (w, h), interpolation=cv2.INTER_AREA)
         fade = max(1.0, PASTE_EDGE * min(w, h))

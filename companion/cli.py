@@ -39,7 +39,7 @@ MAX_LINE = 64 * 1024
 """The longest line ``replay`` reads (a recorded event is far shorter)."""
 
 
-def _say(args: argparse.Namespace, key: str, error: bool = False, **params: Any) -> None:
+def _say(args: argparse.Namespace, key: str, error: bool = False, /, **params: Any) -> None:
     """Print one message of the common catalog in the user's language (stderr if ``error``)."""
     print(render(Message(key, params), _lang(args)), file=sys.stderr if error else sys.stdout)
 

@@ -39,7 +39,7 @@ def _lang(args: argparse.Namespace, config: settings.Config) -> str:
 
 
 def _say(args: argparse.Namespace, config: settings.Config, key: str, error: bool = False,
-         **params: object) -> None:
+         /, **params: object) -> None:
     """Print one message of the hardware catalog in the user's language (stderr if ``error``)."""
     print(render(Message(key, params), texts=texts(_lang(args, config))),
           file=sys.stderr if error else sys.stdout, flush=True)

@@ -39,7 +39,7 @@ from .cameras import CameraError, CameraLibraryError
 from .status import Status, last_tag, texts
 
 
-def _m(key: str, **params: Any) -> Message:
+def _m(key: str, /, **params: Any) -> Message:
     return Message(key, params)
 
 

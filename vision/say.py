@@ -44,7 +44,7 @@ def _formatter(lang: str) -> _Numbered:
     return _Numbered(lang)
 
 
-def say(key: str, lang: str = "en", **params: Any) -> str:
+def say(key: str, lang: str = "en", /, **params: Any) -> str:
     """One message in ``lang`` (English for a language the package does not speak)."""
     lang = lang if lang in LANGUAGES else "en"
     return _formatter(lang).format(_catalog(lang)[key], **params)
@@ -54,7 +54,7 @@ class VisionError(ValueError):
     """Input the package cannot use: ``key`` and ``params`` name what was wrong; ``str()`` is
     the English sentence, :meth:`text` the sentence in another language."""
 
-    def __init__(self, key: str, **params: Any) -> None:
+    def __init__(self, key: str, /, **params: Any) -> None:
         super().__init__(say(key, "en", **params))
         self.key, self.params = key, params
 

@@ -29,7 +29,7 @@ version 409."""
 class ApiError(Exception):
     """A refused request: HTTP status, message key and parameters."""
 
-    def __init__(self, status: int, key: str, **params: Any) -> None:
+    def __init__(self, status: int, key: str, /, **params: Any) -> None:
         super().__init__(key)
         self.status, self.key, self.params = status, key, params
         self.game: Game | None = None  # whose catalog says it, when not the game on the table

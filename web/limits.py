@@ -18,7 +18,7 @@ from typing import Any
 class LimitError(ValueError):
     """A body over a limit: the message key and its parameters (the field among them)."""
 
-    def __init__(self, key: str, **params: Any) -> None:
+    def __init__(self, key: str, /, **params: Any) -> None:
         super().__init__(key)
         self.key, self.params = key, params
 

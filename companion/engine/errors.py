@@ -12,7 +12,7 @@ class RuleError(Exception):
     phone, voice) can say it in the user's language through :mod:`companion.i18n`.
     """
 
-    def __init__(self, key: str, **params: Any) -> None:
+    def __init__(self, key: str, /, **params: Any) -> None:
         super().__init__(key)
         self.key = key
         self.params = params
@@ -33,7 +33,7 @@ class StoreError(Exception):
     user's language.
     """
 
-    def __init__(self, key: str, **params: Any) -> None:
+    def __init__(self, key: str, /, **params: Any) -> None:
         super().__init__(key)
         self.key = key
         self.params = params

@@ -29,7 +29,7 @@ class Outcome:
         self.label: Message | None = None
         self.learned: list[tuple[str, str, dict[str, Any]]] = []
 
-    def say(self, key: str, **params: Any) -> None:
+    def say(self, key: str, /, **params: Any) -> None:
         """Add an announcement (a message key of the game's catalog and its parameters)."""
         self.messages.append(Message(key, params))
 
@@ -95,7 +95,7 @@ class Template:
     fields: dict[str, Any] = field(default_factory=dict)
     blank: Blank | None = None
 
-    def fill(self, value: Any = None, **extra: Any) -> dict[str, Any]:
+    def fill(self, value: Any = None, /, **extra: Any) -> dict[str, Any]:
         """The event with the blank filled by ``value`` (and ``extra`` fields, such as a grey
         die), as a JSON-ready dict."""
         event = {"type": self.type, **copy.deepcopy(self.fields)}

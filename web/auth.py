@@ -8,9 +8,13 @@ The PIN is kept only as a salted scrypt hash in the data directory (``web/host-p
 A login gives the browser an HttpOnly, SameSite=Strict cookie naming a host session. Sessions are
 kept in ``web/host-sessions.json`` (mode 0600, written atomically) by the SHA-256 of their cookie
 only, so they survive a restart, can be listed and revoked, and a copy of the file opens nothing;
-each is bound to the PIN it was opened under, so choosing a new PIN ends them all. Every change
-also needs a CSRF token, each usable once and kept in memory only: a host request consumes its
-token and the response carries the next one (after a restart the page asks for a fresh one).
+each is bound to the PIN it was opened under, so choosing a new PIN ends them all. A change of
+the sessions (login, logout, log out everywhere, revoke) is written before it is answered: a
+data directory that cannot take the write refuses it (:class:`StoreError`, 507 or 503) and
+nothing changes in memory either, so a restart never brings back a session the host ended.
+Every change also needs a CSRF token, each usable once and kept in memory only: a host request
+consumes its token and the response carries the next one (after a restart the page asks for a
+fresh one).
 
 Each PIN or setup-code check costs 16 MiB and a noticeable time (scrypt). :class:`LoginLimiter`
 counts an attempt *before* the check, atomically, per address and for everyone, and lets one
@@ -36,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine import DataPaths
+from companion.engine.files import storage_error, write_atomic
 
 PIN_DIGITS = (4, 12)
 PIN_PATTERN = re.compile(r"[0-9]{4,12}", re.ASCII)
@@ -70,16 +75,13 @@ def _hash(pin: str, salt: bytes, n: int, r: int, p: int) -> bytes:
 
 
 def write_private(path: Path, data: Any) -> None:
-    """Write JSON to ``path`` atomically (a temporary file renamed over it), readable by the
-    owner only."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        json.dump(data, out)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(tmp, path)
+    """Write JSON to ``path`` atomically, readable by the owner only (the engine's temporary
+    files are made 0600 and swept at the next start if a crash leaves one); a data directory
+    that cannot take it raises :class:`StoreError` (full, read-only) and ``path`` is unchanged."""
+    try:
+        write_atomic(path, json.dumps(data))
+    except OSError as exc:
+        raise storage_error(exc, path) from None
 
 
 class PinStore:
@@ -137,17 +139,19 @@ class SetupCode:
                 self._code = "".join(secrets.choice("0123456789") for _ in range(SETUP_DIGITS))
             return self._code
 
-    def spend(self, given: object) -> bool:
-        """Whether ``given`` is the code; a right one is used up (the next call makes a new
-        one, for a next first run)."""
+    def matches(self, given: object) -> bool:
+        """Whether ``given`` is the code (it stays good until :meth:`spend`, so a PIN the data
+        directory could not store can be chosen again with the same code)."""
         code = self.current()
         if code is None or not isinstance(given, str):
             return False
-        if not hmac.compare_digest(given.encode(), code.encode()):
-            return False
+        return hmac.compare_digest(given.encode(), code.encode())
+
+    def spend(self) -> None:
+        """Use the code up once the PIN is stored (the next call of :meth:`current` makes a
+        new one, for a next first run)."""
         with self._lock:
             self._code = None
-        return True
 
 
 class LoginLimiter:
@@ -287,46 +291,48 @@ class HostSessions:
     def _live(self, record: HostRecord, now: float, stamp: str) -> bool:
         return record.expires > now and record.stamp == stamp and stamp != ""
 
-    def _prune_and_save(self) -> None:
+    def _commit(self, records: dict[str, HostRecord]) -> None:
+        """Write ``records`` (the expired and void ones left out), then make them the sessions
+        in memory; a write the data directory refuses raises StoreError and changes nothing.
+        The caller holds the lock."""
         now, stamp = time.time(), self.pins.stamp()
-        self._records = {d: r for d, r in self._records.items() if self._live(r, now, stamp)}
-        self._tokens = {d: t for d, t in self._tokens.items() if d in self._records}
-        write_private(self.path, {d: asdict(r) for d, r in self._records.items()})
+        records = {d: r for d, r in records.items() if self._live(r, now, stamp)}
+        write_private(self.path, {d: asdict(r) for d, r in records.items()})
+        self._records = records
+        self._tokens = {d: t for d, t in self._tokens.items() if d in records}
 
     def open(self, agent: str = "") -> str:
         """Start a host session; return the value for its cookie."""
         cookie = secrets.token_urlsafe(32)
         now = time.time()
         with self._lock:
-            self._records[_digest(cookie)] = HostRecord(
+            self._commit({**self._records, _digest(cookie): HostRecord(
                 secrets.token_hex(6), now, now + self.lifetime, self.pins.stamp(),
-                agent[:AGENT_CHARS])
-            self._prune_and_save()
+                agent[:AGENT_CHARS])})
         return cookie
 
     def close(self, cookie: str | None) -> None:
         """End a host session (logout)."""
+        digest = _digest(cookie or "")
         with self._lock:
-            if self._records.pop(_digest(cookie or ""), None) is not None:
-                self._prune_and_save()
+            if digest in self._records:
+                self._commit({d: r for d, r in self._records.items() if d != digest})
 
     def close_all(self) -> int:
         """End every host session (logout everywhere); say how many there were."""
         with self._lock:
             count = len(self._records)
-            self._records.clear()
-            self._prune_and_save()
+            self._commit({})
         return count
 
     def revoke(self, sid: str) -> bool:
         """End the host session whose public id is ``sid``; whether there was one."""
         with self._lock:
-            found = [d for d, r in self._records.items() if r.sid == sid]
-            for digest in found:
-                del self._records[digest]
+            kept = {d: r for d, r in self._records.items() if r.sid != sid}
+            found = len(kept) < len(self._records)
             if found:
-                self._prune_and_save()
-        return bool(found)
+                self._commit(kept)
+        return found
 
     def listing(self, cookie: str | None) -> list[dict[str, Any]]:
         """The live host sessions, oldest first: public id, when opened and ends, browser, and

@@ -117,9 +117,10 @@ def first_pin() -> Response:
         raise ApiError(409, "pin.already_set")
     pin = _pin(data)
     with _checked():
-        if not ctx.setup.spend(data["code"]):
+        if not ctx.setup.matches(data["code"]):
             raise ApiError(401, "pin.setup_code_wrong")
         ctx.pins.set(pin)
+        ctx.setup.spend()
     return _logged_in(201)
 
 

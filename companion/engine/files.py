@@ -72,14 +72,12 @@ def sweep_temp(data_dir: Path) -> list[Path]:
     (the caller holds the writer lock, so none of them is being written); return them."""
     removed = []
     for folder in (data_dir, *(p for p in data_dir.iterdir() if p.is_dir())):
-        for path in folder.glob(f"{TEMP_PREFIX}*"):
-            if path.is_file():
-                path.unlink()
-                removed.append(path)
-    for path in data_dir.glob("*.tmp"):  # the status and PIN files' own temporary names
-        if path.is_file():
-            path.unlink()
-            removed.append(path)
+        # ``*.tmp``: the status file's own temporary name, and the host files' of earlier versions
+        for pattern in (f"{TEMP_PREFIX}*", "*.tmp"):
+            for path in folder.glob(pattern):
+                if path.is_file():
+                    path.unlink()
+                    removed.append(path)
     return removed
 
 

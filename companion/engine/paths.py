@@ -59,7 +59,8 @@ class DataPaths:
 
     @property
     def lock(self) -> Path:
-        """Held (flock) by the one process writing this directory; says its pid and command."""
+        """Says which process writes this directory (pid and command); the lock itself is
+        on the directory (:mod:`.lock`)."""
         return self.root / "companion.lock"
 
     @property

@@ -169,3 +169,32 @@ def test_a_killed_writer_never_leaves_a_stale_lock(data_dir):
         holder.kill()
         holder.wait()
     Session(data_dir).close()
+
+
+def test_removing_the_lock_file_lets_no_second_writer_in(running):
+    """Issue 40, item 9: ``rm DATA/companion.lock`` while ``run`` runs let ``companion undo``
+    lock a new file and write beside the server; the server's next event then broke the
+    checksum chain ("event 9 was altered" until ``repair``). The lock is on the directory."""
+    data, server = running
+    (data / "companion.lock").unlink()
+    undo = companion("undo", "--steps", "1", "--data-dir", str(data))
+    assert undo.returncode == 2, undo.stdout + undo.stderr
+    assert f"pid {server.process.pid}" in undo.stderr and "companion run" in undo.stderr, \
+        undo.stderr
+    assert journal_rows(data) == 2
+    sys.path.insert(0, str(ROOT / "tests" / "web"))
+    from webtools import PIN, HttpHost
+
+    from web.auth import PinStore
+
+    PinStore(data).set(PIN)  # what `companion pin` would have set before `run`
+    status, body = HttpHost(server.url).login().call("POST", "api/events",
+                                                     {"event": {"type": "undo"}})
+    assert (status, body.get("version")) == (200, 3), body
+    assert server.stop().rstrip().endswith("Stopped.")
+    history = companion("history", "--json", "--data-dir", str(data))
+    assert history.returncode == 0, history.stderr
+    assert [h["type"] for h in json.loads(history.stdout)] == ["setup"]
+    doctor = companion("doctor", "--json", "--data-dir", str(data))
+    journal = next(c for c in json.loads(doctor.stdout) if c["id"] == "journal")
+    assert journal["ok"] is True, journal["detail"]  # the checksum chain is whole

@@ -15,7 +15,7 @@ from companion.engine.catalog import learn
 from . import battlefield
 from .adjust import on_adjust
 from .cards import from_hand, learn_define, put, weapon
-from .catalog import MAX_JOKERS, check_definition
+from .catalog import check_definition
 from .chargers import gain_joker, insert, slot_entry, take_ammo
 from .combat import covers, covers_with_upgrade
 from .flow import chargers_ready, end_turn, finish, next_turn, start_turn
@@ -146,14 +146,14 @@ def _needs(fields: Fields, *names: str) -> None:
 
 def on_power(state: State, fields: Fields, rec: Record) -> None:
     """Use an artefact's power, once in the game (rulebook, the six power tiles); Impact,
-    Immunity and Adrenaline last until the end of this turn."""
+    Immunity and Adrenaline last until the end of this turn. The Joker on a wheel already at
+    3 («max. 3») is taken: the tile is spent and its Joker lost (the rulebook limits the tile
+    and the wheel, and forbids no play whose gain is lost)."""
     hero, power = state["active"], fields["power"]
     player = state["players"][hero]
     if power not in player["powers"]:
         raise RuleError("power.not_held", hero=hero, power=power, held=player["powers"])
     if power == "joker":
-        if player["jokers"] >= MAX_JOKERS:
-            raise RuleError("power.joker_full", hero=hero, max=MAX_JOKERS)
         gain_joker(state, hero, rec)
     elif power == "exchange":
         _needs(fields, "card", "discard")

@@ -71,6 +71,15 @@ function setup(d) {
     artefacts: seats.map(([, i]) => d["artefact-" + i])});
 }
 
+// The Joker tile on a full wheel is taken, its Joker lost: the choice says so before it is sent.
+const MAX_JOKERS = 3;
+function powerLabel(power) {
+  const view = app.pic.view;
+  const active = view.players.find((p) => p.hero === view.active);
+  return power === "joker" && active && active.jokers >= MAX_JOKERS
+    ? t("ui.lh_joker_lost", {power: name(power), max: MAX_JOKERS}) : name(power);
+}
+
 const card = (optional = false) => ({name: "card", kind: "text", optional, from: () =>
   ((catalogFor("last-heroes") || {ids: {}}).ids.weapon || [])});
 const DESCRIPTION = {
@@ -83,8 +92,8 @@ const DESCRIPTION = {
   kill: {fields: [{name: "monster", kind: "text"}, {name: "weapons", kind: "multi", from: (v) =>
     (v.players.find((p) => p.hero === v.active) || {loaded: []}).loaded.map((w) => w.card)}]},
   swap: {fields: [card(), {name: "slot", kind: "choice", from: slots, label: slotLabel}]},
-  power: {fields: [{name: "power", kind: "choice", from: () => POWERS}, card(true),
-    {name: "discard", kind: "text", optional: true},
+  power: {fields: [{name: "power", kind: "choice", from: () => POWERS, label: powerLabel},
+    card(true), {name: "discard", kind: "text", optional: true},
     {name: "slot", kind: "choice", from: () => ["left", "right"], optional: true}]},
   end_turn: {},
   reveal: {fields: [{name: "card", kind: "text"},

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import pytest
 from lastheroes_helpers import (
+    END,
     act,
+    ammo,
     granted,
     idle,
     load,
@@ -33,6 +35,26 @@ def test_joker(table):
     with pytest.raises(RuleError) as error:
         act(step.state, "power", power="joker")
     assert error.value.key == "power.not_held"
+
+
+def test_joker_on_a_full_wheel_spends_the_tile_and_loses_the_joker(table):
+    """Issue 40, item 11. The tile is limited to one use («Ce pouvoir ne peut être utilisé
+    qu'une seule fois dans la partie») and the wheel to 3 («La Roue des Jokers indique vos
+    Munitions Joker disponibles (max. 3)»); neither passage forbids a play whose gain is lost,
+    so players who discard the tile on a full wheel record it: the tile is spent, the wheel
+    stays on 3."""
+    for n in (3, 4, 5):
+        play(table, ammo(f"flamethrower-{n}", "left"), END, *idle("echo", n), *idle("ace", n))
+    assert ana(table.state)["jokers"] == 3
+    granted_state = granted(table, "blind", "joker", "impact")
+    step = act(granted_state, "power", power="joker")
+    assert ana(step.state)["jokers"] == 3 and ana(step.state)["powers"] == ["impact"]
+    said = [m.key for m in step.announcements]
+    assert said == ["joker.wheel_full", "power.used"]
+    assert step.label.params == {"hero": "blind", "power": "joker"}
+    with pytest.raises(RuleError) as error:
+        act(step.state, "power", power="joker")
+    assert error.value.key == "power.not_held", "used once in the game"
 
 
 def test_exchange(table):

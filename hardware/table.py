@@ -162,11 +162,13 @@ class Table:
         written the tag map, so that the tag is known when either returns.
         """
         with self._tag_lock:
-            pending, self.pending_tag = self.pending_tag, None
+            pending = self.pending_tag
             if pending is None or time.monotonic() - pending[1] > ENROL_WINDOW:
+                self.pending_tag = None
                 return None
             game = self.session.game.id if self.session.game else None
-            self.tags.enroll(pending[0], card, game)
+            self.tags.enroll(pending[0], card, game)  # a refused write leaves the tag waiting
+            self.pending_tag = None
         if self.announcer is not None:
             self.announcer.say(Message("tags.enrolled", {"uid": pending[0], "card": card}),
                                RESULT)

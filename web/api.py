@@ -8,11 +8,11 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from companion.engine import Event, RuleError, Step, StoreError
+from companion.engine import Event, RuleError, Step
 
 from .catalogs import game_list, table_catalog
 from .context import current
-from .errors import ApiError, error_response, game_named, read_json
+from .errors import ApiError, game_named, read_json
 from .host import require_host
 from .hub import RETRY_AFTER, StreamsFull, ping
 from .server import STREAM_KEY, STREAM_PATH
@@ -21,14 +21,6 @@ from .texts import all_texts, say
 RESERVED = ("source", "at")
 
 bp = Blueprint("api", __name__)
-
-
-@bp.app_errorhandler(StoreError)
-def storage_refused(error: StoreError) -> Response:
-    """The data directory refused a write (full disk: 507, read-only or busy: 503): nothing was
-    committed, and the page says why in the user's language."""
-    return error_response(ApiError(507 if error.key == "store.full" else 503, error.key,
-                                   **error.params))
 
 
 @bp.get("/api/state")

@@ -3,14 +3,17 @@ in the request's language; and the strict reading of JSON request bodies."""
 
 from __future__ import annotations
 
+import errno
 import json
 from collections.abc import Collection
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from companion.engine import Game, Message, RuleError, find_game
+from companion.engine import Game, Message, RuleError, StoreError, find_game
+from companion.engine.files import storage_error
 from companion.i18n import render
 
 from . import limits
@@ -47,6 +50,17 @@ class ApiError(Exception):
         refused = cls(status, error.key, **error.params)
         refused.game = game
         return refused
+
+
+STORAGE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS})
+"""System errors that mean the data directory cannot take a write (full, over quota,
+read-only): refused like a :class:`StoreError`, whatever wrote."""
+
+
+def store_refusal(error: StoreError) -> ApiError:
+    """The HTTP form of a write the data directory refused: a full disk 507, read-only or busy
+    503; nothing was committed."""
+    return ApiError(507 if error.key == "store.full" else 503, error.key, **error.params)
 
 
 def game_named(event: Any) -> Game | None:
@@ -106,9 +120,20 @@ def read_json(allowed: Collection[str], required: Collection[str] = (),
 
 
 def install(app: Flask) -> None:
-    """Answer API errors, HTTP errors under /api and refused events as JSON."""
+    """Answer API errors, HTTP errors under /api, refused events and refused writes as
+    JSON."""
     app.register_error_handler(ApiError, error_response)
     app.register_error_handler(RuleError, lambda e: error_response(ApiError.from_rule(e)))
+    app.register_error_handler(StoreError, lambda e: error_response(store_refusal(e)))
+
+    @app.errorhandler(OSError)
+    def storage_failed(exc: OSError) -> Response:
+        """A write the disk refused behind any request (a tag, a taught die face...) is a
+        507 or 503 with the page's sentence, never a 500; another system error stays one."""
+        if exc.errno not in STORAGE_ERRNOS:
+            raise exc
+        where = Path(exc.filename) if exc.filename else current().session.data_dir
+        return error_response(store_refusal(storage_error(exc, where)))
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Response | HTTPException:

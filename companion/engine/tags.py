@@ -67,18 +67,21 @@ class TagMap:
         return sorted(self._tags.items())
 
     def enroll(self, uid: str, card: str, game: str | None = None) -> None:
-        """Remember that a tag stands for ``card``."""
+        """Remember that a tag stands for ``card`` (written first: a disk that refuses the
+        write raises and the map is unchanged)."""
         with self._lock:
-            self._tags[canonical_uid(uid)] = {"card": card, "game": game}
-            self._save()
+            self._save({**self._tags, canonical_uid(uid): {"card": card, "game": game}})
 
     def forget(self, uid: str) -> bool:
         """Forget a tag; False when it was not known."""
+        uid = canonical_uid(uid)
         with self._lock:
-            found = self._tags.pop(canonical_uid(uid), None) is not None
+            found = uid in self._tags
             if found:
-                self._save()
+                self._save({known: entry for known, entry in self._tags.items() if known != uid})
         return found
 
-    def _save(self) -> None:
-        write_atomic(self.path, json.dumps({"tags": self._tags}, indent=1, sort_keys=True))
+    def _save(self, tags: dict[str, dict[str, Any]]) -> None:
+        """Write ``tags``, then make them the map in memory."""
+        write_atomic(self.path, json.dumps({"tags": tags}, indent=1, sort_keys=True))
+        self._tags = tags

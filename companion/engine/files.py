@@ -68,16 +68,16 @@ def temp_path(path: Path) -> Path:
 
 
 def sweep_temp(data_dir: Path) -> list[Path]:
-    """Remove the temporary files a killed writer left in the data directory and its folders
-    (the caller holds the writer lock, so none of them is being written); return them."""
+    """Remove the temporary files a killed writer left anywhere in the data directory (the
+    caller holds the writer lock, so none of them is being written); return them. ``*.tmp``:
+    the status file's and the taught dice's own temporary names, and the host files' of
+    earlier versions."""
     removed = []
-    for folder in (data_dir, *(p for p in data_dir.iterdir() if p.is_dir())):
-        # ``*.tmp``: the status file's own temporary name, and the host files' of earlier versions
-        for pattern in (f"{TEMP_PREFIX}*", "*.tmp"):
-            for path in folder.glob(pattern):
-                if path.is_file():
-                    path.unlink()
-                    removed.append(path)
+    for pattern in (f"{TEMP_PREFIX}*", "*.tmp"):
+        for path in sorted(data_dir.rglob(pattern)):
+            if path.is_file() and not path.is_symlink():
+                path.unlink()
+                removed.append(path)
     return removed
 
 

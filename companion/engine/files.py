@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 from .errors import StoreError
+from .paths import DataPaths
 
 TEMP_PREFIX = ".tmp-"
 MIN_FREE_BYTES = 4 * 1024 * 1024
@@ -68,16 +69,18 @@ def temp_path(path: Path) -> Path:
 
 
 def sweep_temp(data_dir: Path) -> list[Path]:
-    """Remove the temporary files a killed writer left anywhere in the data directory (the
-    caller holds the writer lock, so none of them is being written); return them. ``*.tmp``:
-    the status file's and the taught dice's own temporary names, and the host files' of
-    earlier versions."""
+    """Remove the temporary files a killed writer left at the top of the data directory and
+    anywhere in the companion's own folders (the caller holds the writer lock, so none of them
+    is being written); return them. ``*.tmp``: the status file's and the taught dice's own
+    temporary names, and the host files' of earlier versions."""
+    found = [path for pattern in (f"{TEMP_PREFIX}*", "*.tmp") for path in (
+        *data_dir.glob(pattern),
+        *(path for folder in DataPaths(data_dir).folders for path in folder.rglob(pattern)))]
     removed = []
-    for pattern in (f"{TEMP_PREFIX}*", "*.tmp"):
-        for path in sorted(data_dir.rglob(pattern)):
-            if path.is_file() and not path.is_symlink():
-                path.unlink()
-                removed.append(path)
+    for path in sorted(set(found)):
+        if path.is_file() and not path.is_symlink():
+            path.unlink()
+            removed.append(path)
     return removed
 
 

@@ -49,7 +49,12 @@ class DataPaths:
 
     def definitions(self, game_id: str) -> Path:
         """The owner's taught definitions of one game (derived from the journal's teachings)."""
-        return self.root / "definitions" / f"{game_id}.json"
+        return self.definitions_folder / f"{game_id}.json"
+
+    @property
+    def definitions_folder(self) -> Path:
+        """Where the taught definitions of every game are."""
+        return self.root / "definitions"
 
     @property
     def journal_head(self) -> Path:
@@ -82,6 +87,14 @@ class DataPaths:
     def host_pin(self) -> Path:
         """The host PIN's hash and what goes with it."""
         return self.root / "web" / "host-pin.json"
+
+    @property
+    def folders(self) -> tuple[Path, ...]:
+        """The companion's own folders (taught definitions, backups, host files, taught dice
+        and their pictures): the temporary-file sweep looks through them at every depth, and
+        only at the top of the directory, which may hold other files, besides."""
+        return (self.definitions_folder, self.backups, self.host_pin.parent,
+                self.root / "vision")
 
     @property
     def host_sessions(self) -> Path:

@@ -143,7 +143,8 @@ def _from_kernel(directory: os.stat_result) -> dict[str, Any]:
         lines = []
     for line in lines:
         fields = line.split()
-        if len(fields) > 5 and fields[1] == "FLOCK" and fields[5] == where:
+        if len(fields) > 5 and fields[1:4] == ["FLOCK", "ADVISORY", "WRITE"] \
+                and fields[5] == where:
             pid = int(fields[4])
             try:
                 argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")

@@ -198,3 +198,20 @@ def test_removing_the_lock_file_lets_no_second_writer_in(running):
     doctor = companion("doctor", "--json", "--data-dir", str(data))
     journal = next(c for c in json.loads(doctor.stdout) if c["id"] == "journal")
     assert journal["ok"] is True, journal["detail"]  # the checksum chain is whole
+
+
+def test_a_spoilt_lock_file_still_names_the_holder(data_dir):
+    """What ``companion.lock`` says is a note; the kernel's lock table names the holder when
+    the note is spoilt or gone."""
+    from companion.engine.lock import holder_of
+
+    session = Session(data_dir)
+    try:
+        (data_dir / "companion.lock").write_text("{not json")
+        holder = holder_of(data_dir)
+        assert holder is not None and holder["pid"] == os.getpid()
+        (data_dir / "companion.lock").unlink()
+        assert holder_of(data_dir)["pid"] == os.getpid()
+    finally:
+        session.close()
+    assert holder_of(data_dir) is None

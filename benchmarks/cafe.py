@@ -14,8 +14,8 @@ memory after the first minute, at the end and its growth per minute after the fi
 Café streams: ``--pages`` more pages hold the café's stream open meanwhile, from as many loopback
 addresses as the per-address cap needs, and every second one of them leaves and another comes
 (the testers' 16 pages that came and went hung the café for good). It prints how long ``GET /``
-takes (asked every second; target p95 < 200 ms), the café's threads (flat: streams hold none)
-and how many pages were refused.
+takes (asked every second; target p95 < 200 ms), the café's threads (flat: streams hold none),
+how many pages were refused, the café's CPU use and the machine's load.
 
     .venv/bin/python benchmarks/cafe.py [--tables 50] [--minutes 10] [--interval 2] [--pages 200]
 """
@@ -167,6 +167,12 @@ class Crowd:
             self._close(page)
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used (user and system)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def page_seconds(port: int) -> float:
     """How long the café's page takes to answer."""
     started = time.perf_counter()
@@ -217,6 +223,7 @@ def main() -> int:
         threads: list[int] = []
         pages: list[float] = []
         started = sampled = time.monotonic()
+        cpu_started = cpu_seconds(cafe.pid)
         while tables.poll() is None:
             if time.monotonic() >= sampled:
                 memory.append((time.monotonic() - started, resident_kib(cafe.pid)))
@@ -225,6 +232,7 @@ def main() -> int:
             pages.append(page_seconds(cafe_port))
             crowd.churn()
             time.sleep(1.0)
+        cpu = (cpu_seconds(cafe.pid) - cpu_started) / (time.monotonic() - started)
         crowd.close()
         stop.set()
         cafe.terminate()
@@ -254,7 +262,8 @@ def main() -> int:
           f"{crowd.refused} refused; GET / median {statistics.median(pages) * 1000:.1f} ms, p95 "
           f"{page_p95:.1f} ms, max {pages[-1] * 1000:.1f} ms over {len(pages)} asks (target p95 "
           f"< 200 ms: {'ok' if page_p95 < 200 else 'MISSED'}); café threads {min(threads)} to "
-          f"{max(threads)}")
+          f"{max(threads)}; café CPU {cpu * 100:.0f} % of one core; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     return 0 if p95 < 200 and page_p95 < 200 else 1
 
 

@@ -19,7 +19,7 @@ from companion import config as settings
 from companion import mqtt
 from companion.engine import Message, RuleError, Session
 from companion.i18n import LANGUAGES, catalog, render
-from companion.mdns import PageAnnouncer, announce_in_background
+from companion.mdns import PageAnnouncer, announce_in_background, local_names
 from companion.netaddr import WILDCARDS, lan_addresses, page_urls
 from companion.notify import ServiceNotifier, page_answers
 from companion.simulator import KeyboardTable
@@ -69,8 +69,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     except mqtt.Unavailable as exc:
         print(render(exc.message, lang), file=sys.stderr, flush=True)
         broker = None
+    local_name = config["table"]["local_name"]
     web = WebConfig(lang=lang, simulate=simulate, seed=args.seed,
-                    hosts=split_names(config["web"]["hosts"]))
+                    hosts=split_names(config["web"]["hosts"]) + tuple(local_names(local_name)))
     app = create_app(session, web,
                      box=HardwareBox(session, config, sensors))
     ctx = app.extensions[EXTENSION]
@@ -100,7 +101,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         print_qr(link.urls[0])
         if args.host in WILDCARDS:
             name = config["table"]["name"] or DEFAULT_NAME
-            page.append(announce_in_background(name, port, addresses, found_local))
+            page.append(announce_in_background(name, port, addresses, found_local,
+                                               local_name))
         local = "127.0.0.1" if args.host in WILDCARDS else host
         service.ready(link.urls[0], lambda: page_answers(f"http://{local}:{port}/api/state"))
         if session.record is not None and session.record.status == "playing":

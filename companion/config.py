@@ -46,7 +46,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "camera": {"kind": "none", "index": 0, "path": "", "width": 1280, "height": 960,
                "fps": 10.0, "loop": True},
     "web": {"hosts": ""},  # names the page may be reached by besides the Pi's own, "a, b"
-    "table": {"name": ""},
+    "table": {"name": "", "local_name": "companion"},  # local_name: NAME.local on mDNS
     "mqtt": {"host": "", "port": 1883, "username": "", "password": "", "tls": False,
              "ca_file": "", "topic_root": "companion", "discovery": True,
              "discovery_prefix": "homeassistant", "command_secret": "", "keepalive": 30,

@@ -3,20 +3,32 @@
 Phones (iOS, Android 12+, laptops) resolve ``.local`` names and browse ``_http._tcp``
 services, so ``http://companion.local:8000/`` opens the page without reading an address. The
 service carries the table's name (``[table] name``) and points at the LAN addresses of
-:mod:`companion.netaddr`. A second companion on the same network finds ``companion.local``
-already answered by another machine and takes ``companion-2.local`` (then ``-3``...); a clash of
-the service name is settled by zeroconf itself (``Table Companion-2``).
+:mod:`companion.netaddr`. A second companion on the same network, on another box or on the same
+machine, takes ``companion-2.local`` and the service ``Table Companion-2`` (then ``-3``...): a
+name is taken when a ``_http._tcp`` service already has it (as its instance name or its host), or
+when another machine answers for the host name. This machine's own answer for its host name
+(a Pi named ``companion``, answered by Avahi) is no clash. Two companions that start within the
+same second may still both see the names free; zeroconf then renames the later service.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import socket
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from zeroconf import AddressResolverIPv4, InterfaceChoice, IPVersion, ServiceInfo, Zeroconf
+from zeroconf import (
+    AddressResolverIPv4,
+    InterfaceChoice,
+    IPVersion,
+    ServiceBrowser,
+    ServiceInfo,
+    Zeroconf,
+)
 
 log = logging.getLogger(__name__)
 
@@ -25,16 +37,26 @@ HOST = "companion"
 #: How long to wait for another machine to answer for a host name before taking it.
 PROBE_MS = 1000
 MAX_TRIES = 9
+#: A host name: one DNS label.
+LABEL = re.compile(r"[a-z0-9]([a-z0-9-]{0,50}[a-z0-9])?")
+
+
+def local_names(host: str = HOST) -> list[str]:
+    """Every ``.local`` name a companion called ``host`` may take (for the Host allow-list)."""
+    return [f"{host}.local"] + [f"{host}-{n}.local" for n in range(2, MAX_TRIES + 1)]
 
 
 class PageAnnouncer:
     """Announces the page on mDNS until :meth:`close`.
 
-    ``interfaces`` are zeroconf's (every interface by default; the tests use loopback).
+    ``host`` is the wanted host name (``companion``; raises ValueError when it is not one DNS
+    label); ``interfaces`` are zeroconf's (every interface by default; the tests use loopback).
     """
 
     def __init__(self, name: str, port: int, addresses: Sequence[str], host: str = HOST,
                  interfaces: Any = InterfaceChoice.All) -> None:
+        if not LABEL.fullmatch(host):
+            raise ValueError(f"{host!r} is not a host name (letters, digits and -)")
         self.name, self.port, self.addresses, self.host = name, int(port), list(addresses), host
         self._zeroconf = Zeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
         self._info: ServiceInfo | None = None
@@ -47,17 +69,36 @@ class PageAnnouncer:
             return False
         return not set(resolver.parsed_addresses()) <= set(self.addresses)
 
+    def _services(self) -> set[str]:
+        """The instance names and host names of the ``_http._tcp`` services on the network now
+        (lower case): those a browser finds within :data:`PROBE_MS`."""
+        found: set[str] = set()
+        browser = ServiceBrowser(self._zeroconf, SERVICE, handlers=[
+            lambda zeroconf, service_type, name, state_change: found.add(name)])
+        time.sleep(PROBE_MS / 1000)
+        browser.cancel()
+        taken = set()
+        for name in found:
+            taken.add(name.lower())
+            info = self._zeroconf.get_service_info(SERVICE, name, PROBE_MS)
+            if info is not None and info.server:
+                taken.add(info.server.lower())
+        return taken
+
     def start(self) -> str:
-        """Take a free host name, register the service (blocks a second or two while zeroconf
-        probes) and return the page's ``.local`` URL."""
+        """Take a free host name and service name, register the service (blocks a second or
+        two while zeroconf probes) and return the page's ``.local`` URL."""
+        services = self._services()
         for n in range(1, MAX_TRIES + 1):
-            hostname = f"{self.host}{'' if n == 1 else f'-{n}'}.local."
-            if not self._taken(hostname):
+            suffix = "" if n == 1 else f"-{n}"
+            hostname, service = f"{self.host}{suffix}.local.", f"{self.name}{suffix}.{SERVICE}"
+            if hostname.lower() not in services and service.lower() not in services \
+                    and not self._taken(hostname):
                 break
-            log.warning("%s is taken by another machine on the network", hostname)
+            log.warning("%s or %s is taken on the network", hostname, service)
         else:
             raise OSError(f"{self.host}.local to {hostname} are all taken on this network")
-        info = ServiceInfo(SERVICE, f"{self.name}.{SERVICE}", port=self.port,
+        info = ServiceInfo(SERVICE, service, port=self.port,
                            addresses=[socket.inet_aton(a) for a in self.addresses],
                            server=hostname, properties={"path": "/"})
         self._zeroconf.register_service(info, allow_name_change=True)
@@ -83,13 +124,15 @@ class PageAnnouncer:
 
 
 def announce_in_background(name: str, port: int, addresses: Sequence[str],
-                           on_ready: Callable[[str], None]) -> PageAnnouncer | None:
-    """Start announcing the page without holding up the server (zeroconf probes for a second or
-    two); ``on_ready(url)`` gets the ``.local`` URL. None when mDNS cannot start here (no
-    multicast-capable interface): the LAN addresses still work, and the reason is logged."""
+                           on_ready: Callable[[str], None],
+                           host: str = HOST) -> PageAnnouncer | None:
+    """Start announcing the page as ``host.local`` (or ``host-N.local``) without holding up the
+    server (zeroconf probes for a second or two); ``on_ready(url)`` gets the ``.local`` URL.
+    None when mDNS cannot start here (no multicast-capable interface, a bad host name): the LAN
+    addresses still work, and the reason is logged."""
     try:
-        announcer = PageAnnouncer(name, port, addresses)
-    except OSError as exc:
+        announcer = PageAnnouncer(name, port, addresses, host)
+    except (OSError, ValueError) as exc:
         log.warning("mDNS cannot start (%s): phones need the address instead", exc)
         return None
 

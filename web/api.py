@@ -3,7 +3,6 @@ catalogs, and the simulated table's buttons."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
@@ -14,8 +13,8 @@ from .catalogs import game_list, table_catalog
 from .context import current
 from .errors import ApiError, game_named, read_json
 from .host import require_host
-from .hub import RETRY_AFTER, StreamsFull, ping
-from .server import STREAM_KEY, STREAM_PATH
+from .hub import RETRY_AFTER, StreamsFull
+from .streaming import stream_response
 from .texts import all_texts, say
 
 RESERVED = ("source", "at")
@@ -81,22 +80,9 @@ def stream() -> Response:
     except StreamsFull as full:
         raise ApiError(503, "stream.busy_address" if full.per_address else "stream.busy",
                        open=full.open, limit=full.limit, seconds=RETRY_AFTER) from None
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    scope = request.environ.get("asgi.scope")
-    if scope is not None and scope.get("path") == STREAM_PATH:
-        scope[STREAM_KEY] = (client, first)
-        return Response(iter(()), mimetype="text/event-stream", headers=headers)
-    beat = ctx.config.heartbeat
-
-    def frames() -> Iterator[bytes]:
-        try:
-            yield b"retry: 500\n\n" + first
-            while (data := client.next(beat)) is not None:
-                yield data or ping(ctx.session.version)
-        finally:
-            ctx.hub.disconnect(client)
-
-    return Response(frames(), mimetype="text/event-stream", headers=headers)
+    return stream_response(client, first, ctx.config.heartbeat, ctx.hub.ping,
+                           ctx.hub.disconnect,
+                           {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
 @bp.get("/api/games")

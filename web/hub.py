@@ -107,17 +107,60 @@ class Client:
             return found
 
 
+class Streams:
+    """The open streams of a page, capped in all and per address. It has no lock of its own:
+    its owner calls it under the lock it pushes under, so that a new stream's snapshot and the
+    frames queued after it leave no gap."""
+
+    def __init__(self, backlog: int, total: int, per_address: int) -> None:
+        self.backlog, self.limits = backlog, (total, per_address)
+        self._clients: set[Client] = set()
+        self._by_address: Counter[str] = Counter()
+
+    def admit(self, address: str) -> Client:
+        """A new stream from ``address`` (not yet open: :meth:`add` opens it); raises
+        :class:`StreamsFull` when a cap is reached."""
+        total, per_address = self.limits
+        if self._by_address[address] >= per_address:
+            raise StreamsFull(self._by_address[address], per_address, True)
+        if len(self._clients) >= total:
+            raise StreamsFull(len(self._clients), total, False)
+        return Client(self.backlog, address)
+
+    def add(self, client: Client) -> None:
+        """Open an admitted stream: it gets every frame pushed from now on."""
+        self._clients.add(client)
+        self._by_address[client.address] += 1
+
+    def discard(self, client: Client) -> None:
+        """Forget a stream (the page left or the server stops)."""
+        if client in self._clients:
+            self._clients.discard(client)
+            self._by_address[client.address] -= 1
+            if not self._by_address[client.address]:
+                del self._by_address[client.address]
+
+    def push(self, data: bytes) -> None:
+        """Queue a frame on every open stream."""
+        for client in self._clients:
+            client.push(data)
+
+    def clients(self) -> list[Client]:
+        """The open streams now."""
+        return list(self._clients)
+
+    def __len__(self) -> int:
+        return len(self._clients)
+
+
 class Hub:
     """Keeps the latest picture of the game and pushes every change to every client."""
 
     def __init__(self, session: Session, backlog: int = 256, streams: int = 256,
                  per_address: int = 8) -> None:
         self.session = session
-        self.backlog = backlog
-        self.limits = (streams, per_address)
+        self._streams = Streams(backlog, streams, per_address)
         self._inbox: queue.SimpleQueue[tuple[Game, Update] | None] = queue.SimpleQueue()
-        self._clients: set[Client] = set()
-        self._by_address: Counter[str] = Counter()
         self._log: deque[dict[str, Any]] = deque(maxlen=LOG_SIZE)
         self._changed = threading.Condition()
         self._closed = False
@@ -140,40 +183,33 @@ class Hub:
             with self._changed:
                 self.latest = data
                 self._log.append(said)
-                for client in self._clients:
-                    client.push(message)
+                self._streams.push(message)
                 self._changed.notify_all()
 
     def connect(self, address: str = "") -> tuple[Client, bytes]:
         """Register a stream from ``address``; return it with its first frame, the full
         snapshot. Raises :class:`StreamsFull` when a cap is reached."""
-        client = Client(self.backlog, address)
-        total, per_address = self.limits
         with self._changed:
-            if self._by_address[address] >= per_address:
-                raise StreamsFull(self._by_address[address], per_address, True)
-            if len(self._clients) >= total:
-                raise StreamsFull(len(self._clients), total, False)
+            client = self._streams.admit(address)
             self._changed.wait_for(self._caught_up, timeout=1.0)
             if self._closed:
                 client.close()
             else:
-                self._clients.add(client)
-                self._by_address[address] += 1
+                self._streams.add(client)
             first = frame("snapshot", {**self.latest, "log": list(self._log)})
         return client, first
 
     def disconnect(self, client: Client) -> None:
         """Forget a stream (the phone left or the server stops)."""
         with self._changed:
-            if client in self._clients:
-                self._clients.discard(client)
-                self._by_address[client.address] -= 1
-                if not self._by_address[client.address]:
-                    del self._by_address[client.address]
+            self._streams.discard(client)
 
     def _caught_up(self) -> bool:
         return self.latest["version"] >= self.session.version
+
+    def ping(self) -> bytes:
+        """The frame an idle stream gets now and then (with the version)."""
+        return ping(self.session.version)
 
     def current(self, timeout: float = 2.0) -> dict[str, Any]:
         """The latest picture, once the hub has caught up with the session's version."""
@@ -189,7 +225,7 @@ class Hub:
     def drop_streams(self) -> int:
         """Close every open stream (their pages reconnect by themselves); say how many."""
         with self._changed:
-            clients = list(self._clients)
+            clients = self._streams.clients()
         for client in clients:
             client.close()
         return len(clients)
@@ -198,7 +234,7 @@ class Hub:
     def streams(self) -> int:
         """How many streams are open."""
         with self._changed:
-            return len(self._clients)
+            return len(self._streams)
 
     def close(self) -> None:
         """Stop listening and end every stream (new ones end at once)."""

@@ -37,7 +37,7 @@ from flask import Flask
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .context import EXTENSION
-from .hub import Client, Hub, ping
+from .hub import Client, Hub
 
 DEFAULT_THREADS = 16
 STREAM_PATH = "/api/stream"
@@ -138,8 +138,7 @@ class CompanionAsgi:
                     break
                 idle = loop.time() - last
                 if frames or idle >= self.heartbeat:
-                    await send(_body(b"".join(frames) if frames
-                                     else ping(self.hub.session.version)))
+                    await send(_body(b"".join(frames) if frames else self.hub.ping()))
                     last = loop.time()
                     continue
                 timer = loop.call_later(self.heartbeat - idle, ready.set)

@@ -5,9 +5,10 @@ table-companion[mqtt]``). The companion publishes a retained summary of its game
 phase, round, active hero, what it waits for, draw pile counts, scores; see :mod:`.summary`) and
 each event under ``<topic_root>/<table>/`` (:mod:`.topics`), announces its sensors to Home
 Assistant (:mod:`.discovery`), keeps an availability topic with a last will, and takes the
-"next" and undo commands on a topic guarded by the broker's ACL and a shared secret
-(:mod:`.commands`). The broker is the only link between tables: a café page reads them all from
-it (:mod:`web.cafe`). docs/hardware.md, "MQTT", documents the topic tree.
+"next" and undo commands on a topic guarded by the broker's ACL and signed with a shared
+secret that no command carries (:mod:`.commands`, :mod:`.sign`). The broker is the only link
+between tables: a café page reads them all from it (:mod:`web.cafe`). docs/hardware.md,
+"MQTT", documents the topic tree.
 """
 
 from __future__ import annotations

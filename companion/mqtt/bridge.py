@@ -53,7 +53,12 @@ class Bridge:
     def __init__(self, session: Session, settings: Mapping[str, Any], topics: Topics,
                  name: str) -> None:
         self.session, self.settings, self.topics, self.name = session, settings, topics, name
-        self.secret = settings["command_secret"]
+        self.guard = commands.Guard(settings["command_secret"], topics.table) \
+            if settings["command_secret"] else None
+        if settings["username"] and settings["username"] != topics.table:
+            log.warning("MQTT user %r is not the table's id %r: the broker ACL of "
+                        "docs/hardware.md lets a companion write only the branch of its own "
+                        "user", settings["username"], topics.table)
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
                                   client_id=f"companion-{topics.table}")
         if settings["username"]:
@@ -120,7 +125,7 @@ class Bridge:
             return
         log.info("MQTT: connected to %s:%s", self.settings["host"], self.settings["port"])
         self.connected = True
-        if self.secret:
+        if self.guard is not None:
             client.subscribe(self.topics.command, qos=1)
         with self._wake:
             self._announce = self._dirty = True
@@ -133,9 +138,9 @@ class Bridge:
             log.warning("MQTT: lost the broker (%s); reconnecting", reason)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        if message.topic != self.topics.command:
+        if message.topic != self.topics.command or self.guard is None:
             return
-        reply = commands.handle(message.payload, self.session, self.secret)
+        reply = commands.handle(message.payload, self.session, self.guard)
         log.info("MQTT command %s: %s", reply.get("command"), "done" if reply["ok"]
                  else reply["error"]["key"])
         client.publish(self.topics.reply, json.dumps(reply, ensure_ascii=False), qos=1)

@@ -1,25 +1,43 @@
 """Commands from the broker: the "next" button and undo, answered on the reply topic.
 
-A command is a JSON object ``{"command": "next" | "undo", "secret": "...", "id": ...}`` on the
-table's command topic. Two locks guard it: the broker's (only a user its ACL lets write the
-topic can send one; docs/hardware.md has the mosquitto files) and the shared ``[mqtt]
-command_secret``, compared in constant time. ``next`` is what the "next" button means now (the
-game's expectation's ``next`` event) and is refused when the game waits for something a press
-cannot give; ``undo`` goes back one step. Every command gets one reply: ``ok`` with the
-journal version, or the refusal's message key and its text in French and English; a refused
-command changes nothing.
+A command is a signed JSON object (:mod:`.sign`): ``{"command": "next" | "undo", "at": ...,
+"id": ..., "mac": ...}`` on the table's command topic. It carries no secret: its ``mac`` is an
+HMAC of the table's id, the command, the time and the id with the shared ``[mqtt]
+command_secret``. The :class:`Guard` takes a command only when its MAC is right (compared in
+constant time), its time is within :data:`WINDOW` seconds of the companion's clock, and its id
+was not taken before, so a command read on the broker cannot be sent again, nor to another
+table. Wrong commands are limited: after :data:`GUESSES` of them within :data:`GUESS_PERIOD`
+seconds, every command is refused unread until the period has passed. The broker's ACL is the
+other lock (docs/hardware.md has the mosquitto files): only the table's own user reads its
+command topic.
+
+``next`` is what the "next" button means now (the game's expectation's ``next`` event) and is
+refused when the game waits for something a press cannot give; ``undo`` goes back one step.
+Every command gets one reply: ``ok`` with the journal version, or the refusal's message key and
+its text in French and English; a refused command changes nothing.
 """
 
 from __future__ import annotations
 
 import hmac
 import json
+import time
+from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from companion.engine import Message, RuleError, Session
 from companion.i18n import LANGUAGES, render
 
-COMMANDS = ("next", "undo")
+from .sign import COMMANDS, mac
+
+#: Seconds a signed command stays valid either side of its ``at`` (clocks set by NTP agree).
+WINDOW = 30
+#: Wrong commands (malformed, unsigned, badly signed) taken within :data:`GUESS_PERIOD`.
+GUESSES = 5
+GUESS_PERIOD = 60.0
+#: The longest command id taken.
+ID_LENGTH = 64
 
 
 class Refused(Exception):
@@ -30,26 +48,65 @@ class Refused(Exception):
         self.message = message
 
 
-def parse(payload: bytes) -> dict[str, Any]:
-    """The command object of a payload; raises :class:`Refused` when it is not one."""
+def parse(payload: bytes) -> dict[str, Any] | None:
+    """The command object of a payload, or None when it is not one."""
     try:
         command = json.loads(payload)
     except (UnicodeDecodeError, ValueError):
-        raise Refused(Message("mqtt.not_json")) from None
-    if not isinstance(command, dict):
-        raise Refused(Message("mqtt.not_json"))
-    return command
+        return None
+    return command if isinstance(command, dict) else None
 
 
-def check(command: dict[str, Any], secret: str) -> str:
-    """The command's name when its secret is right and it is known; raises :class:`Refused`."""
-    given = command.get("secret")
-    if not isinstance(given, str) or not hmac.compare_digest(given.encode(), secret.encode()):
-        raise Refused(Message("mqtt.bad_secret"))
-    if command.get("command") not in COMMANDS:
-        raise Refused(Message("mqtt.unknown_command", {"command": str(command.get("command")),
-                                                       "known": ", ".join(COMMANDS)}))
-    return command["command"]
+class Guard:
+    """Checks the signed commands of table ``table`` (its id in topics): each right one is
+    taken once, within the window; wrong ones are limited. ``clock`` gives the time (seconds
+    since 1970)."""
+
+    def __init__(self, secret: str, table: str, clock: Callable[[], float] = time.time) -> None:
+        self.secret, self.table, self.clock = secret, table, clock
+        self._taken: dict[str, float] = {}   # id -> when it may be forgotten
+        self._wrong: deque[float] = deque()  # times of the recent wrong commands
+
+    def check(self, command: dict[str, Any] | None) -> str:
+        """The command's name when it is signed, fresh and new; raises :class:`Refused`.
+        ``command`` is the payload's object (None: the payload was not one)."""
+        now = self.clock()
+        while self._wrong and self._wrong[0] <= now - GUESS_PERIOD:
+            self._wrong.popleft()
+        if len(self._wrong) >= GUESSES:
+            wait = int(self._wrong[0] + GUESS_PERIOD - now) + 1
+            raise Refused(Message("mqtt.too_many", {"count": GUESSES, "seconds": wait}))
+        try:
+            name, at, command_id = self._signed(command)
+        except Refused:
+            self._wrong.append(now)
+            raise
+        if abs(now - at) > WINDOW:
+            raise Refused(Message("mqtt.stale", {"seconds": WINDOW}))
+        for old in [k for k, until in self._taken.items() if until < now]:
+            del self._taken[old]
+        if command_id in self._taken:
+            raise Refused(Message("mqtt.replayed", {"id": command_id}))
+        self._taken[command_id] = at + WINDOW
+        return name
+
+    def _signed(self, command: dict[str, Any] | None) -> tuple[str, int, str]:
+        """The command's name, time and id when its MAC is right; raises :class:`Refused`."""
+        if command is None:
+            raise Refused(Message("mqtt.not_json"))
+        if "secret" in command:
+            raise Refused(Message("mqtt.secret_sent"))
+        name, at, command_id, given = (command.get(k) for k in ("command", "at", "id", "mac"))
+        if not (isinstance(at, int) and not isinstance(at, bool) and isinstance(given, str)
+                and isinstance(command_id, str) and 0 < len(command_id) <= ID_LENGTH):
+            raise Refused(Message("mqtt.unsigned"))
+        if name not in COMMANDS:
+            raise Refused(Message("mqtt.unknown_command", {"command": str(name),
+                                                           "known": ", ".join(COMMANDS)}))
+        expected = mac(self.secret, self.table, name, at, command_id)
+        if not hmac.compare_digest(given.encode(), expected.encode()):
+            raise Refused(Message("mqtt.bad_signature"))
+        return name, at, command_id
 
 
 def event_for(command: str, session: Session) -> dict[str, Any]:
@@ -65,13 +122,14 @@ def event_for(command: str, session: Session) -> dict[str, Any]:
     raise Refused(Message("mqtt.cannot_confirm", {"expected": expected}))
 
 
-def handle(payload: bytes, session: Session, secret: str) -> dict[str, Any]:
+def handle(payload: bytes, session: Session, guard: Guard) -> dict[str, Any]:
     """Carry out one command; the reply to publish (``ok``, and ``error`` when refused)."""
     reply: dict[str, Any] = {"id": None, "command": None}
     try:
         command = parse(payload)
-        reply.update(id=command.get("id"), command=command.get("command"))
-        event = event_for(check(command, secret), session)
+        if command is not None:
+            reply.update(id=command.get("id"), command=command.get("command"))
+        event = event_for(guard.check(command), session)
         session.submit(event, source="mqtt")
     except Refused as refusal:
         return {**reply, "ok": False, "error": said(refusal.message, session)}

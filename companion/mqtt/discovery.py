@@ -6,9 +6,8 @@ table's ``state`` JSON, marks it unavailable with the table's availability topic
 table's sensors under one device. The counts and scores depend on the game being played: their
 sensors are announced when they appear and removed (an empty retained config) when they go.
 
-Commands are not announced: a discovery message is readable by any client of the broker, and a
-button would have to carry the command secret in it. docs/hardware.md shows how to add the
-buttons to Home Assistant by hand, with the secret kept in its ``secrets.yaml``.
+Commands are not announced: a command must be signed when it is sent (:mod:`.sign`), which a
+discovered button cannot do. docs/hardware.md shows how Home Assistant signs and sends them.
 """
 
 from __future__ import annotations

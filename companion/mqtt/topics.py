@@ -4,7 +4,7 @@
     companion/<table>/state             the summary as JSON (retained)
     companion/<table>/state/<field>     each field alone: game, status, phase, ... (retained)
     companion/<table>/event             each accepted event as JSON (not retained)
-    companion/<table>/command           {"command": "next" | "undo", "secret": ..., "id": ...}
+    companion/<table>/command           {"command": "next" | "undo", "at", "id", "mac"} (signed)
     companion/<table>/command/reply     {"id": ..., "ok": ..., "error": {...}} (not retained)
 
 ``companion`` is ``[mqtt] topic_root``; ``<table>`` the table's id, made from ``[table] name``

@@ -1,13 +1,17 @@
 """A link phones can open: the LAN address of the default route's interface (never the
 127.0.1.1 Raspberry Pi OS maps the hostname to), computed from the kernel's tables (fake ones,
-and a real network namespace with a Wi-Fi and an Ethernet interface); and ``companion.local``
-announced with mDNS, seen by a real zeroconf browser on loopback, a clash giving
-``companion-2.local``."""
+and a real network namespace with a Wi-Fi and an Ethernet interface); and the page's ``.local``
+name announced with mDNS, seen by a real zeroconf browser on loopback, a clash (another box, or
+another companion on the same machine) giving ``NAME-2.local``. Each test uses names of its own:
+a companion running on the machine is never what it sees."""
 
 import os
+import re
 import subprocess
 import sys
 import threading
+import urllib.request
+import uuid
 from pathlib import Path
 
 import hwtools
@@ -113,52 +117,119 @@ class Browser:
         self.zeroconf.close()
 
 
-def test_mdns_announces_companion_local_and_a_clash_takes_companion_2():
-    first = PageAnnouncer("Table Companion", 8000, ["192.0.2.10"], interfaces=["127.0.0.1"])
-    second = PageAnnouncer("Table Companion", 8001, ["192.0.2.20"], interfaces=["127.0.0.1"])
+def own_name() -> str:
+    """A host name no other companion on this machine uses (other tests, a running box)."""
+    return f"ctest-{uuid.uuid4().hex[:8]}"
+
+
+@pytest.mark.parametrize("second_address", ["192.0.2.20", "192.0.2.10"],
+                         ids=["another box", "the same machine"])
+def test_mdns_announces_its_local_name_and_a_clash_takes_name_2(second_address):
+    """A second companion, on another box or on the same machine (the same addresses: the
+    testers' two ``companion run`` both claimed companion.local, and a browser saw one service
+    with the second's port), takes ``NAME-2.local`` and a service name of its own."""
+    host, name = own_name(), f"Table {uuid.uuid4().hex[:6]}"
+    first = PageAnnouncer(name, 8000, ["192.0.2.10"], host=host, interfaces=["127.0.0.1"])
+    second = PageAnnouncer(name, 8001, [second_address], host=host, interfaces=["127.0.0.1"])
     browser = Browser()
     try:
-        assert first.start() == "http://companion.local:8000/"
-        assert hwtools.wait_until(lambda: f"Table Companion.{SERVICE}" in browser.names, 10)
-        info = browser.info(f"Table Companion.{SERVICE}")
-        assert info.server == "companion.local." and info.port == 8000
+        assert first.start() == f"http://{host}.local:8000/"
+        assert hwtools.wait_until(lambda: f"{name}.{SERVICE}" in browser.names, 10)
+        info = browser.info(f"{name}.{SERVICE}")
+        assert info.server == f"{host}.local." and info.port == 8000
         assert info.parsed_addresses() == ["192.0.2.10"] and info.properties[b"path"] == b"/"
 
-        assert second.start() == "http://companion-2.local:8001/"  # another box on the LAN
-        assert second.service_name == f"Table Companion-2.{SERVICE}"
+        assert second.start() == f"http://{host}-2.local:8001/"
+        assert second.service_name == f"{name}-2.{SERVICE}"
         assert hwtools.wait_until(lambda: second.service_name in browser.names, 10)
         info = browser.info(second.service_name)
-        assert info.server == "companion-2.local." and info.parsed_addresses() == ["192.0.2.20"]
+        assert info.server == f"{host}-2.local." and info.port == 8001
+        assert info.parsed_addresses() == [second_address]
+        assert browser.info(f"{name}.{SERVICE}").port == 8000   # the first keeps its own
     finally:
         browser.close()
         first.close()
         second.close()
 
 
-def test_companion_run_prints_the_lan_address_and_announces_companion_local(tmp_path):
+def run_companion(conf: Path, data: Path) -> subprocess.Popen:
+    """``companion run --simulate`` on every address and a free port, with ``conf``."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "companion", "run", "--simulate", "--port", "0", "--data-dir",
+         str(data)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        env={**os.environ, "COMPANION_CONFIG": str(conf), "PYTHONUNBUFFERED": "1"})
+
+
+def named_config(tmp_path: Path) -> tuple[Path, str, str]:
+    """A config with a table name and an mDNS name of this test's own (another companion
+    running on the machine must not be what the test sees); the file, the table's name and the
+    host name."""
+    host, name = own_name(), f"Test Table {uuid.uuid4().hex[:6]}"
+    conf = tmp_path / "config.toml"
+    conf.write_text(f'[table]\nname = "{name}"\nlocal_name = "{host}"\n'
+                    "[speech]\nenabled = false\n")
+    return conf, name, host
+
+
+def local_url(process: subprocess.Popen) -> str:
+    """The ``.local`` URL a running companion prints."""
+    line = next(line for line in process.stdout if ".local:" in line)
+    return re.search(r"http://\S+\.local:\d+/", line).group(0)
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    process.wait(30)
+
+
+def test_companion_run_prints_the_lan_address_and_announces_its_local_name(tmp_path):
     """`companion run` listening on every address: it prints the LAN address(es) (never a
     loopback one when the machine has a network), then the .local URL, which a zeroconf browser
     on loopback finds with the server's port."""
-    conf = tmp_path / "config.toml"
-    conf.write_text('[table]\nname = "Test Table"\n[speech]\nenabled = false\n')
+    conf, name, host = named_config(tmp_path)
     browser = Browser()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "companion", "run", "--simulate", "--port", "0", "--data-dir",
-         str(tmp_path / "data")], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        text=True, env={**os.environ, "COMPANION_CONFIG": str(conf),
-                        "PYTHONUNBUFFERED": "1"})
+    process = run_companion(conf, tmp_path / "data")
     try:
         first = process.stdout.readline().split()[-1]
         port = int(first.rsplit(":", 1)[1].strip("/"))
         expected = [f"http://{address}:{port}/" for address in lan_addresses()]
         assert first == expected[0] and "127.0.1.1" not in first
         local = next(line for line in process.stdout if ".local:" in line)
-        assert f".local:{port}/" in local and "companion" in local
-        assert hwtools.wait_until(lambda: any(n.startswith("Test Table") for n in browser.names),
-                                  10)
-        name = next(n for n in browser.names if n.startswith("Test Table"))
-        assert browser.info(name).port == port
+        assert f"http://{host}.local:{port}/" in local
+        assert hwtools.wait_until(lambda: f"{name}.{SERVICE}" in browser.names, 10)
+        assert browser.info(f"{name}.{SERVICE}").port == port
     finally:
-        process.terminate()
-        process.wait(30)
+        stop(process)
+        browser.close()
+
+
+def test_two_companions_on_one_machine_take_two_names(tmp_path):
+    """The testers ran two ``companion run --simulate`` on one machine (other data directories
+    and ports): both printed companion.local, and a browser saw one service, with the second's
+    port. The second takes NAME-2.local and a service of its own; each has its own port."""
+    conf, name, host = named_config(tmp_path)
+    browser = Browser()
+    first = run_companion(conf, tmp_path / "one")
+    second = None
+    try:
+        one = local_url(first)
+        second = run_companion(conf, tmp_path / "two")
+        two = local_url(second)
+        assert re.fullmatch(rf"http://{host}\.local:\d+/", one)
+        assert re.fullmatch(rf"http://{host}-2\.local:\d+/", two)
+        ports = [int(url.rsplit(":", 1)[1].strip("/")) for url in (one, two)]
+        assert ports[0] != ports[1]
+        services = [f"{name}.{SERVICE}", f"{name}-2.{SERVICE}"]
+        assert hwtools.wait_until(lambda: set(services) <= set(browser.names), 10)
+        assert [browser.info(service).port for service in services] == ports
+        assert [browser.info(service).server for service in services] == [
+            f"{host}.local.", f"{host}-2.local."]
+        with urllib.request.urlopen(urllib.request.Request(   # its name passes the Host check
+                f"http://127.0.0.1:{ports[1]}/api/state",
+                headers={"Host": f"{host}-2.local:{ports[1]}"}), timeout=10) as reply:
+            assert reply.status == 200
+    finally:
+        stop(first)
+        if second is not None:
+            stop(second)
         browser.close()

@@ -1,6 +1,6 @@
 """MQTT against a real mosquitto broker started by the test on a free loopback port: the topic
 tree, Home Assistant discovery, the retained state after the broker comes back (with what
-happened while it was away), and commands guarded by the broker's ACL and the shared secret."""
+happened while it was away); commands and the documented ACL are in test_mqtt_commands.py."""
 
 from __future__ import annotations
 
@@ -24,22 +24,11 @@ from companion import mqtt  # noqa: E402
 from companion.engine import Session  # noqa: E402
 from companion.mqtt.summary import summary  # noqa: E402
 
-SECRET = "s3cret-table"
-#: The broker's ACL: anyone may read the tables; the companion writes its branch and Home
-#: Assistant's discovery; Home Assistant (user ha) may also write the command topics.
-ACL = """topic read companion/#
-topic read homeassistant/#
-
-user companion
-topic readwrite companion/#
-topic readwrite homeassistant/#
-
-user ha
-topic read companion/#
-topic read homeassistant/#
-topic write companion/+/command
-"""
-USERS = {"companion": "pw-companion", "ha": "pw-ha"}
+ROOT = Path(__file__).resolve().parents[2]
+#: The documented ACL (docs/hardware.md shows this file): each companion writes the branch of
+#: its own user (the table's id); Home Assistant (user ha) may also write the command topics.
+ACL = (ROOT / "docs" / "mosquitto.acl").read_text(encoding="utf-8")
+USERS = {"table-3": "pw-table-3", "table-4": "pw-table-4", "ha": "pw-ha", "cafe": "pw-cafe"}
 
 
 def configured(tmp_path: Path, port: int, **mqtt_settings) -> settings.Config:
@@ -152,62 +141,6 @@ def guarded(tmp_path):
     server.stop()
 
 
-def command(sender: Watcher, watcher: Watcher, body, reply_id: str) -> dict:
-    """Send a command and wait for its reply."""
-    sender.publish("companion/table-3/command", body)
-
-    def replied():
-        reply = watcher.last_json("companion/table-3/command/reply")
-        return reply if reply is not None and reply.get("id") == reply_id else None
-
-    assert watcher.wait(replied), f"no reply to {reply_id}"
-    return replied()
-
-
-def test_commands_need_the_broker_acl_and_the_secret_and_a_game_that_expects_them(
-        tmp_path, guarded, game):
-    config = configured(tmp_path, guarded.port, username="companion",
-                        password=USERS["companion"], command_secret=SECRET)
-    bridge = mqtt.start(game, config)
-    watcher = Watcher(guarded.port)                                   # anonymous: reads only
-    ha = Watcher(guarded.port, ("companion/table-3/command/reply",), "ha", USERS["ha"])
-    try:
-        assert watcher.wait(lambda: state_at(watcher, game.version))
-        version = game.version
-
-        # anonymous: the broker's ACL drops the command before the companion sees it
-        watcher.publish("companion/table-3/command",
-                        {"command": "next", "secret": SECRET, "id": "anon"})
-        assert not watcher.wait(lambda: watcher.last("companion/table-3/command/reply"), 1.0)
-
-        wrong = command(ha, watcher, {"command": "undo", "secret": "guess", "id": "w"}, "w")
-        assert wrong["ok"] is False and wrong["error"]["key"] == "mqtt.bad_secret"
-        assert wrong["error"]["fr"] == "secret faux ou absent : la commande est ignorée"
-        unknown = command(ha, watcher, {"command": "shuffle", "secret": SECRET, "id": "x"}, "x")
-        assert unknown["error"]["en"] == "unknown command shuffle (known: next, undo)"
-        garbage = command(ha, watcher, b"next please", None)
-        assert garbage["ok"] is False and garbage["error"]["key"] == "mqtt.not_json"
-
-        early = command(ha, watcher, {"command": "next", "secret": SECRET, "id": "e"}, "e")
-        assert early["ok"] is False and early["error"]["key"] == "mqtt.cannot_confirm"
-        assert early["error"]["en"].startswith('Nothing to confirm with the "next" command.')
-        assert early["error"]["fr"].startswith("Rien à confirmer avec la commande « next ».")
-        assert game.version == version                               # nothing changed
-
-        game.submit({"type": "card", "id": "incube"}, source="test")
-        game.submit({"type": "place", "slot": "red.1"}, source="test")
-        done = command(ha, watcher, {"command": "next", "secret": SECRET, "id": "n"}, "n")
-        assert done == {"id": "n", "command": "next", "ok": True, "event": "answer",
-                        "version": game.version}
-        assert game.journal_entries()[-1].event.source == "mqtt"
-        undone = command(ha, watcher, {"command": "undo", "secret": SECRET, "id": "u"}, "u")
-        assert undone["ok"] is True and game.expects().kind == "choice"
-    finally:
-        bridge.stop()
-        watcher.close()
-        ha.close()
-
-
 def test_a_wrong_password_is_refused_by_the_broker(tmp_path, guarded):
     import paho.mqtt.client as paho
 
@@ -265,9 +198,9 @@ def test_the_summary_reads_every_game_without_naming_one(tmp_path):
 
 
 def test_companion_config_never_prints_the_secrets(tmp_path):
-    config = configured(tmp_path, 1883, password="hunter2", command_secret=SECRET)
+    config = configured(tmp_path, 1883, password="hunter2", command_secret="s3cret-table")
     described = "\n".join(config.describe())
-    assert "hunter2" not in described and SECRET not in described
+    assert "hunter2" not in described and "s3cret-table" not in described
     assert 'password = (set)' in described and 'command_secret = (set)' in described
     assert 'username = ""' in described
 
@@ -275,11 +208,11 @@ def test_companion_config_never_prints_the_secrets(tmp_path):
 def test_doctor_says_whether_the_broker_takes_the_companion(tmp_path, guarded):
     from hardware import doctor
 
-    good = configured(tmp_path, guarded.port, username="companion", password=USERS["companion"])
+    good = configured(tmp_path, guarded.port, username="table-3", password=USERS["table-3"])
     check = doctor.check_mqtt(good)
     assert check.ok is True and check.detail == f"{guarded.address} takes the companion (user " \
-                                                "companion)"
-    bad = doctor.check_mqtt(configured(tmp_path, guarded.port, username="companion",
+                                                "table-3)"
+    bad = doctor.check_mqtt(configured(tmp_path, guarded.port, username="table-3",
                                        password="wrong"))
     assert bad.ok is False and bad.detail.startswith(f"{guarded.address}: Not authorized")
     assert "mosquitto_sub" in bad.fix and "mosquitto_sub" in bad.text("fr")["fix"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -28,7 +29,7 @@ from mosquitto import Mosquitto, Watcher  # noqa: E402
 from companion import config as settings  # noqa: E402
 from companion import mqtt  # noqa: E402
 from companion.engine import Session  # noqa: E402
-from web.cafe import Board, broker_address  # noqa: E402
+from web.cafe import FORGET_SECONDS, MAX_STATE, MAX_TABLES, MAX_TEXT, Board, broker_address  # noqa: E402, E501
 
 ROOT = Path(__file__).resolve().parents[2]
 expect = playwright.expect
@@ -166,3 +167,112 @@ def test_a_bad_broker_address_is_refused_by_the_command(capsys):
     with pytest.raises(SystemExit):
         main(["cafe", "--broker", "host:port"])
     assert "'host:port' is not HOST:PORT" in capsys.readouterr().err
+
+
+def stream_head(url: str, host: str = "127.0.0.1") -> tuple[socket.socket, bytes]:
+    """Open the café's stream with a raw socket; the socket and the response's head."""
+    address = url.split("//")[1].split("/")[0]
+    name, port = address.rsplit(":", 1)
+    sock = socket.create_connection((name, int(port)), timeout=5)
+    sock.sendall(f"GET /api/stream HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        head += chunk
+    return sock, head
+
+
+def get(url: str, headers: dict | None = None) -> tuple[int, dict, bytes]:
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=5) as reply:
+            return reply.status, reply.headers, reply.read()
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.headers, refused.read()
+
+
+def test_pages_that_come_and_go_never_hang_the_cafe(cafe):
+    """The testers' finding: each stream held one of 16 threads after the browser had gone, so
+    8 pages opened and closed twice hung ``GET /`` for good. Now streams hold no thread: 40
+    pages come and go, then 7 stay open (the per-address cap is 8) and the page still answers
+    at once."""
+    url = cafe[0]
+    for _ in range(5):
+        opened = [stream_head(url) for _ in range(8)]
+        assert all(head.startswith(b"HTTP/1.1 200") for _, head in opened)
+        for sock, _ in opened:
+            sock.close()
+    held = [stream_head(url) for _ in range(7)]
+    try:
+        started = time.monotonic()
+        status, _, body = get(url)
+        assert status == 200 and b"cafe.js" in body and time.monotonic() - started < 2
+        assert get(url + "api/tables")[0] == 200
+        sock, head = stream_head(url)                       # the eighth of this address
+        assert head.startswith(b"HTTP/1.1 200")
+        extra, refused = stream_head(url)                   # the ninth: 503, come back later
+        assert refused.startswith(b"HTTP/1.1 503") and b"retry-after: 5" in refused.lower()
+        sock.close()
+        extra.close()
+    finally:
+        for sock, _ in held:
+            sock.close()
+
+
+def test_the_cafe_checks_the_host_and_cannot_be_framed(cafe):
+    url = cafe[0]
+    status, headers, body = get(url, {"Host": "evil.example"})   # DNS rebinding
+    assert status == 400 and json.loads(body)["error"] == "request.bad_host"
+    assert get(url + "api/tables", {"Host": "evil.example:8080"})[0] == 400
+    sock, head = stream_head(url, host="evil.example")
+    assert head.startswith(b"HTTP/1.1 400")
+    sock.close()
+    status, headers, _ = get(url, {"Host": "localhost"})
+    assert status == 200 and headers["X-Frame-Options"] == "DENY"
+    assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+
+
+def test_twenty_thousand_fake_tables_are_bounded_through_the_broker(cafe):
+    """The testers published 20,000 fake tables: the café kept them all (41 -> 89 MB,
+    ``/api/tables`` 8.9 MB). It keeps at most MAX_TABLES, each field cut short."""
+    url, _, broker = cafe
+    sender = Watcher(broker.port, ())
+    try:
+        for n in range(20_000):
+            sender.client.publish(f"companion/fake-{n}/state", json.dumps(
+                {"table": f"Fake {n}", "game": "last-bastion", "phase": "x" * 5000}), qos=0)
+        sender.publish("companion/last-one/state", {"table": "Last"})   # QoS 1: all are sent
+    finally:
+        sender.close()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        status, _, body = get(url + "api/tables")
+        if len(json.loads(body)["tables"]) >= MAX_TABLES:
+            break
+        time.sleep(0.2)
+    time.sleep(1)
+    body = get(url + "api/tables")[2]
+    tables = json.loads(body)["tables"]
+    assert len(tables) == MAX_TABLES and len(body) < 150_000
+    assert {t["id"] for t in tables} >= {"table-1", "table-2"}   # the real ones stay
+    assert max(len(t["phase"] or "") for t in tables) == MAX_TEXT
+
+
+def test_tables_silent_for_long_are_forgotten_and_the_pages_told():
+    now = [1_800_000_000.0]
+    board = Board("companion", clock=lambda: now[0])
+    board.receive("companion/old/state", json.dumps({"table": "Old"}).encode())
+    now[0] += FORGET_SECONDS - 60
+    board.receive("companion/new/availability", b"online")
+    client, _ = board.connect("192.0.2.1")
+    now[0] += 120                                         # "old" has been silent too long
+    board.receive("companion/new/state", json.dumps({"table": "New"}).encode())
+    assert [t["id"] for t in board.snapshot()] == ["new"]
+    frames = b"".join(client.drain())
+    assert b'event: gone\ndata: {"id": "old"}' in frames and b"event: table" in frames
+    board.receive("companion/" + "x" * 65 + "/state", b"{}")       # an id too long
+    board.receive("companion/big/state", b'{"table": "' + b"x" * MAX_STATE + b'"}')
+    assert [t["id"] for t in board.snapshot()] == ["new"]
+    board.close()

@@ -79,6 +79,12 @@
       render();
       flash(t.id);
     });
+    stream.addEventListener("gone", e => {  // silent for hours: forgotten by the café
+      const {id} = JSON.parse(e.data);
+      tables.delete(id);
+      body.querySelector(`tr[data-id="${CSS.escape(id)}"]`)?.remove();
+      render();
+    });
     stream.onopen = () => { conn.textContent = say("cafe.live"); conn.className = ""; };
     stream.onerror = () => { conn.textContent = say("cafe.reconnecting"); conn.className = "lost"; };
   }

@@ -189,28 +189,27 @@ class Gate:
     waiting for a request, oldest first, each with its deadline.
 
     When ``total`` connections are open, a new one makes room by closing the connection that
-    has waited longest without sending a whole request: a half-sent request or an idle socket
-    gives its place to whoever asks for something now (the host at the table, a phone loading
-    the page), and connections that are being answered or streaming are never closed for it.
+    has waited longest without ever sending a whole request (a half-sent request, a silent
+    socket), else the one idle longest since its last answer: whoever asks for something now
+    (a phone loading the page, a new login) gets in, the keep-alive connection of the host who
+    is playing is the last to go, and connections being answered or streaming are never closed
+    for it.
     """
 
     def __init__(self, limits: ConnectionLimits) -> None:
         self.limits = limits
         self.by_address: Counter[str] = Counter()
-        self._waiting: dict[CappedH11, asyncio.TimerHandle] = {}
-
-    def waiting(self) -> int:
-        """How many connections are waiting for their request now."""
-        return len(self._waiting)
+        self._strangers: dict[CappedH11, asyncio.TimerHandle] = {}
+        self._answered: dict[CappedH11, asyncio.TimerHandle] = {}
 
     def admit(self, protocol: CappedH11, open_: int) -> bool:
         """Count a new connection; whether it may stay (its address is under its cap, and
-        room was made if ``open_`` connections reach the total)."""
+        room was made if ``open_`` connections exceed the total)."""
         self.by_address[protocol.address] += 1
         if self.by_address[protocol.address] > self.limits.per_address:
             return False
         if open_ > self.limits.total:
-            oldest = next(iter(self._waiting), None)
+            oldest = next(iter(self._strangers or self._answered), None)
             if oldest is None:
                 return False
             self.forget(oldest)
@@ -219,15 +218,17 @@ class Gate:
 
     def wait(self, protocol: CappedH11) -> None:
         """Start ``protocol``'s deadline for its next request, unless it runs already."""
-        if protocol not in self._waiting:
-            self._waiting[protocol] = protocol.loop.call_later(
-                self.limits.request_timeout, protocol.late)
+        waiting = self._answered if protocol.answered else self._strangers
+        if protocol not in waiting:
+            waiting[protocol] = protocol.loop.call_later(self.limits.request_timeout,
+                                                         protocol.late)
 
     def forget(self, protocol: CappedH11) -> None:
         """``protocol`` has its request, or is gone: no deadline."""
-        timer = self._waiting.pop(protocol, None)
-        if timer is not None:
-            timer.cancel()
+        for waiting in (self._strangers, self._answered):
+            timer = waiting.pop(protocol, None)
+            if timer is not None:
+                timer.cancel()
 
     def leave(self, protocol: CappedH11) -> None:
         """A connection is closed."""
@@ -247,6 +248,7 @@ class CappedH11(H11Protocol):
         super().__init__(*args, **kwargs)
         self.gate = gate
         self.address = ""
+        self.answered = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Accept the connection if the gate lets it in, and start its request deadline."""
@@ -269,6 +271,8 @@ class CappedH11(H11Protocol):
 
     def on_response_complete(self) -> None:
         """An answer is sent: the deadline of the next request starts."""
+        self.answered = True
+        self.gate.forget(self)
         super().on_response_complete()
         self._track()
 

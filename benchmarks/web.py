@@ -13,12 +13,21 @@ data directory and a PIN, then measures, one phase after the other:
 3. **guessers**: 100 clients from 100 addresses guessing the PIN as fast as they can: how many
    PIN checks ran (answers 401; a 429 is refused before any check) against the documented
    limit (5 per address and 20 in all per minute), and whether the logged-in host still acts;
-4. the transfer size of the page with its assets, as a phone gets them (gzip) and uncompressed.
+4. **flood**: 4,200 connections from 21 addresses (200 each, the per-address cap) that send
+   ``GET / HTTP/1.1`` and a Host line and stop (with ``--reopen``, each is opened again as
+   soon as the server closes it: a flood that never ends), while the host submits events:
+   the host's POST p99 during the flood (target < 200 ms), the page's and a new login's time,
+   how many half-sent requests the server closed (request timeout, or room made for a new
+   connection) and the most files the server held (its limit is 4,096, as systemd's
+   ``LimitNOFILE``);
+5. the transfer size of the page with its assets, as a phone gets them (gzip) and uncompressed.
 
 The server's resident memory is sampled every 0.1 s throughout (target < 150 MB).
 
     .venv/bin/python benchmarks/web.py [--streams 200] [--rate 10] [--events 100]
                                        [--idle 1000] [--guessers 100] [--guess-seconds 30]
+                                       [--flood 4200] [--reopen]
+                                       [--phases streams,idle,guessers,flood]
 """
 
 from __future__ import annotations
@@ -273,6 +282,105 @@ def guessers_phase(port: int, host: Host, args: argparse.Namespace) -> None:
           f"POST meanwhile: p99 {percentile(host.took, 0.99):.1f} ms")
 
 
+class Flood:
+    """``count`` connections, ``per`` to an address, that send half a request and stop; a
+    thread counts those the server closes and, if ``reopen``, opens each again at once."""
+
+    HALF = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+
+    def __init__(self, port: int, count: int, per: int, reopen: bool) -> None:
+        self.port, self.per, self.reopen = port, per, reopen
+        self.closed = 0
+        self.refused = 0
+        self.selector = selectors.DefaultSelector()
+        for n in range(count):
+            self._open(n)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _open(self, n: int) -> None:
+        try:
+            sock = socket.create_connection(("127.0.0.1", self.port), timeout=10,
+                                            source_address=(source(n, self.per), 0))
+            sock.sendall(self.HALF)
+        except OSError:
+            self.refused += 1
+            return
+        sock.setblocking(False)
+        self.selector.register(sock, selectors.EVENT_READ, n)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            for key, _ in self.selector.select(0.1):
+                try:
+                    data = key.fileobj.recv(4096)
+                except OSError:
+                    data = b""
+                if not data:  # closed by the server
+                    self.closed += 1
+                    self.selector.unregister(key.fileobj)
+                    key.fileobj.close()
+                    if self.reopen:
+                        self._open(key.data)
+
+    def close(self) -> int:
+        """Stop and close every connection; how many were open at the end."""
+        self._stop.set()
+        self._thread.join()
+        held = [key.fileobj for key in self.selector.get_map().values()]
+        for sock in held:
+            sock.close()
+        return len(held)
+
+
+def open_files(pid: int) -> int:
+    """How many files a process holds open now."""
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def flood_phase(port: int, host: Host, args: argparse.Namespace, pid: int) -> None:
+    start = time.perf_counter()
+    flood = Flood(port, args.flood, 200, args.reopen)
+    opened = time.perf_counter() - start
+    most_files = open_files(pid)
+    host.took.clear()
+    page: list[float] = []
+    failed = 0
+    for n in range(args.events):
+        try:
+            host.send(adjust(n))
+            if n % 10 == 0:
+                begin = time.perf_counter()
+                _get(port, "/")
+                page.append((time.perf_counter() - begin) * 1000)
+                most_files = max(most_files, open_files(pid))
+        except OSError as error:  # a timeout: what the flood did before it was bounded
+            print(f"  no answer: {error!r}")
+            host.conn.close()
+            failed += 1
+            if failed == 3:
+                break
+        time.sleep(0.1)
+    begin = time.perf_counter()
+    try:
+        Host(port)
+        login = f"{(time.perf_counter() - begin) * 1000:.1f} ms"
+    except OSError as error:
+        login = repr(error)
+    still = flood.close()
+    again = ", each reopened when closed" if args.reopen else ""
+    print(f"flood: {args.flood} half-sent requests from {args.flood // 200} addresses "
+          f"(opened in {opened:.1f} s, {flood.refused} refused at connect){again}; "
+          f"{flood.closed} closed by the server, {still} open at the end; server files "
+          f"at most {most_files} (limit 4096)")
+    took = host.took or [float("nan")]
+    print(f"  host POST during the flood: median {statistics.median(took):.1f} ms, p99 "
+          f"{percentile(took, 0.99):.1f} ms (target p99 < 200 ms), {failed} unanswered; page "
+          f"GET / median {statistics.median(page or [0]):.1f} ms, max {max(page or [0]):.1f} "
+          f"ms; a new login {login}")
+
+
 def _get(port: int, path: str, gzipped: bool = False) -> bytes:
     """A body as it crossed the network (compressed when ``gzipped`` asks for it)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -290,6 +398,11 @@ def page_weight(port: int, gzipped: bool) -> dict[str, int]:
     return {path: len(_get(port, path, gzipped)) for path in paths}
 
 
+def systemd_files() -> None:
+    """The server's open-file limit as the systemd unit gives it (``LimitNOFILE``)."""
+    resource.setrlimit(resource.RLIMIT_NOFILE, (4096, 4096))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--streams", type=int, default=200)
@@ -298,6 +411,11 @@ def main() -> int:
     parser.add_argument("--idle", type=int, default=1000)
     parser.add_argument("--guessers", type=int, default=100)
     parser.add_argument("--guess-seconds", type=int, default=30)
+    parser.add_argument("--flood", type=int, default=4200, help="half-sent requests")
+    parser.add_argument("--reopen", action="store_true",
+                        help="the flood opens again every connection the server closes")
+    parser.add_argument("--phases", default="streams,idle,guessers,flood",
+                        help="which phases run, in this order")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))
@@ -306,6 +424,7 @@ def main() -> int:
     server = subprocess.Popen(
         [sys.executable, "-m", "companion", "run", "--simulate", "--host", "127.0.0.1", "--port",
          "0", "--data-dir", str(data)], cwd=ROOT, stdout=subprocess.PIPE, text=True,
+        preexec_fn=systemd_files,
         env={**os.environ, "PYTHONUNBUFFERED": "1",
              "COMPANION_CONFIG": str(ROOT / "tests" / "web" / "silent.toml")})
     try:
@@ -314,8 +433,10 @@ def main() -> int:
         memory = Memory(server.pid)
         host = Host(port)
         host.send(SETUP)
-        for phase in (streams_phase, idle_phase, guessers_phase):
-            phase(port, host, args)
+        phases = {"streams": streams_phase, "idle": idle_phase, "guessers": guessers_phase,
+                  "flood": lambda *a: flood_phase(*a, server.pid)}
+        for name in args.phases.split(","):
+            phases[name](port, host, args)
             print(f"  server memory so far: peak {memory.peak:.1f} MB")
         weights = page_weight(port, gzipped=True)
         raw = page_weight(port, gzipped=False)

@@ -31,7 +31,7 @@ from web.config import WebConfig
 from web.context import EXTENSION
 from web.link import Link, attach
 from web.security import split_names
-from web.server import DEFAULT_THREADS, serve
+from web.server import DEFAULT_THREADS, ConnectionLimits, serve
 
 DEFAULT_PORT = 8000
 DEFAULT_NAME = "Table Companion"  # the table's name on the network when [table] name is empty
@@ -114,8 +114,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         if keyboard is not None and keyboard.start():
             say(Message("run.keys"))
 
+    limits = ConnectionLimits(total=config["web"]["connections"],
+                              request_timeout=config["web"]["request_timeout"])
     try:
-        serve(app, args.host, args.port, args.threads, ready)
+        serve(app, args.host, args.port, args.threads, ready, limits)
     finally:
         service.stopping()
         for mdns in filter(None, page):

@@ -45,7 +45,10 @@ DEFAULTS: dict[str, dict[str, Any]] = {
              "i2c_address": 0x24, "device": "", "wedge_format": "hex", "repeat_window": 1.0},
     "camera": {"kind": "none", "index": 0, "path": "", "width": 1280, "height": 960,
                "fps": 10.0, "loop": True},
-    "web": {"hosts": ""},  # names the page may be reached by besides the Pi's own, "a, b"
+    # hosts: names the page may be reached by besides the Pi's own, "a, b"; connections: open
+    # at once, at most (fewer if the open-file limit is lower); request_timeout: seconds to send
+    # a whole request
+    "web": {"hosts": "", "connections": 4000, "request_timeout": 10.0},
     "table": {"name": "", "local_name": "companion"},  # local_name: NAME.local on mDNS
     "mqtt": {"host": "", "port": 1883, "username": "", "password": "", "tls": False,
              "ca_file": "", "topic_root": "companion", "discovery": True,
@@ -84,6 +87,7 @@ RANGES: dict[tuple[str, str], tuple[float, float]] = {
     ("rfid", "i2c_address"): (0x08, 0x77), ("rfid", "repeat_window"): (0.0, 10.0),
     ("camera", "index"): (0, 63), ("camera", "width"): (64, 8192),
     ("camera", "height"): (64, 8192), ("camera", "fps"): (0.5, 120.0),
+    ("web", "connections"): (16, 1_000_000), ("web", "request_timeout"): (0.5, 600.0),
 }
 
 #: The GPIO pins a bus takes when the reader on it is configured, by bus number.

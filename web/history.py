@@ -49,10 +49,11 @@ def player_colours(game: Game, frames: list[Frame]) -> dict[str, str]:
             if isinstance(h, dict) and "player" in h and "colour" in h}
 
 
-def game_summary(session: Session, record: GameRecord, with_frames: bool = False
+def game_summary(record: GameRecord, frames: list[Frame], with_frames: bool = False
                  ) -> dict[str, Any]:
-    """One game for the API and the page: record, score sheet, series (and labelled frames)."""
-    frames = session.frames(record.id)
+    """One game for the API and the page: record, score sheet, series (and labelled frames),
+    from its ``frames`` (:meth:`Session.frames`: replayed from the journal for this request,
+    one game at a time, so that no game's frames stay in memory)."""
     final = frames[-1].state if frames else None
     game = find_game(record.game)
     data: dict[str, Any] = {
@@ -86,7 +87,7 @@ def games() -> Response:
     records = list(reversed(session.past_games()))
     current_id = session.record.id if session.record else None
     return jsonify({"current": current_id,
-                    "games": [game_summary(session, r, with_frames=r.id == current_id)
+                    "games": [game_summary(r, session.frames(r.id), with_frames=r.id == current_id)
                               for r in records]})
 
 
@@ -94,7 +95,8 @@ def games() -> Response:
 def one_game(game_id: int) -> Response:
     """One game with its labelled history."""
     session = current().session
-    return jsonify(game_summary(session, _record(session, game_id), with_frames=True))
+    return jsonify(game_summary(_record(session, game_id), session.frames(game_id),
+                                with_frames=True))
 
 
 @bp.get("/history")
@@ -105,12 +107,13 @@ def page() -> str:
     table = texts(lang, session.game, session.state)
     shown = []
     for record in reversed(session.past_games()):
-        data = game_summary(session, record)
+        frames = session.frames(record.id)
+        data = game_summary(record, frames)
         data["date"] = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.started))
         game = find_game(record.game)
         game_texts = texts(lang, game)
         data["t"] = game_texts  # hero and side names of the game, not of the table now
-        colours = player_colours(game, session.frames(record.id))
+        colours = player_colours(game, frames)
         axis = game_texts.get(f"ui.chart_x_{game.id}", game_texts["ui.chart_x"])
         data["charts"] = [
             line_chart(game_texts.get(title, title), chart["turns"],

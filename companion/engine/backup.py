@@ -1,10 +1,13 @@
-"""Backups of the journal: on demand (``companion backup``), at every game end (the newest
-:data:`KEEP` kept in ``backups/``), and putting one back (``companion restore``).
+"""Backups of the journal: on demand (``companion backup``), at every game end (one copy
+brought up to date, :data:`GAME_ENDS`), and putting one back (``companion restore``).
 
 Copies are made with SQLite's online backup API, which gives a consistent copy even while the
 companion writes, into a temporary file that is flushed and then renamed: a backup on disk is
-always whole. Restoring first saves the current journal beside the others, so a restore can
-itself be undone.
+always whole. The copy kept at game ends is brought up to date in one SQLite transaction with
+only what was journaled since (the events, what they taught, the games' summaries): its cost
+follows the game that ended, not the whole journal. Should the journal's history differ from
+the copy's (a repair set events aside), the copy is kept aside and a whole new one made.
+Restoring first saves the current journal beside the others, so a restore can itself be undone.
 """
 
 from __future__ import annotations
@@ -20,9 +23,14 @@ from .files import ensure_dir, storage_error, sync_path, temp_path
 from .journal import Journal
 from .paths import DataPaths
 
+GAME_ENDS = "game-ends.sqlite3"
+"""The copy of the journal brought up to date at every game end, in ``backups/``."""
 KEEP = 5
-"""How many backups made at game ends are kept (the oldest beyond are removed)."""
+"""How many earlier copies of :data:`GAME_ENDS`, set aside when the history changed, are kept
+(the oldest beyond are removed)."""
 AUTO_PREFIX = "auto-"
+_EVENT_COLUMNS = "seq, game_id, type, body, source, at, label, chain"
+_ASIDE_COLUMNS = f"{_EVENT_COLUMNS}, reason, moved"
 
 
 def _stamp() -> str:
@@ -48,14 +56,54 @@ def copy_journal(journal: Journal, target: Path) -> Path:
 
 
 def rotate(journal: Journal, paths: DataPaths) -> Path:
-    """The backup made when a game ends: ``backups/auto-<time>-<seq>.sqlite3``, keeping the
-    newest :data:`KEEP`."""
+    """The backup made when a game ends: ``backups/`` :data:`GAME_ENDS` brought up to date
+    with what was journaled since the last game end; a whole copy the first time, or when the
+    history changed under it (that earlier copy is kept as ``auto-<time>.sqlite3``, the newest
+    :data:`KEEP` of them)."""
     folder = paths.backups
-    made = copy_journal(journal, folder / f"{AUTO_PREFIX}{_stamp()}-{journal.last_seq():08d}"
-                                          ".sqlite3")
-    for old in sorted(folder.glob(f"{AUTO_PREFIX}*.sqlite3"))[:-KEEP]:
-        old.unlink()
-    return made
+    target = folder / GAME_ENDS
+    if target.exists():
+        try:
+            if _catch_up(journal, target):
+                return target
+        except sqlite3.OperationalError as exc:  # a full disk, a read-only card
+            raise storage_error(exc, target) from None
+        except sqlite3.DatabaseError:  # the copy itself is damaged: set it aside too
+            pass
+        os.replace(target, folder / f"{AUTO_PREFIX}{_stamp()}.sqlite3")
+        for old in sorted(folder.glob(f"{AUTO_PREFIX}*.sqlite3"))[:-KEEP]:
+            old.unlink()
+    return copy_journal(journal, target)
+
+
+def _catch_up(journal: Journal, target: Path) -> bool:
+    """Add to the copy ``target`` what ``journal`` recorded since, in one transaction; False
+    (nothing written) when the copy's last event is not the journal's any more."""
+    db = sqlite3.connect(f"file:{target}?mode=rw", uri=True, isolation_level=None)
+    try:
+        db.execute("ATTACH DATABASE ? AS live", (f"file:{journal.path}?mode=ro",))
+        last = db.execute("SELECT seq, chain FROM main.events ORDER BY seq DESC LIMIT 1"
+                          ).fetchone() or (0, None)
+        if last[0] and db.execute("SELECT chain FROM live.events WHERE seq = ?",
+                                  (last[0],)).fetchone() != (last[1],):
+            return False
+        db.execute("BEGIN IMMEDIATE")
+        db.execute(f"INSERT INTO main.events ({_EVENT_COLUMNS}) SELECT {_EVENT_COLUMNS} "
+                   "FROM live.events WHERE seq > ?", (last[0],))
+        db.execute("INSERT OR REPLACE INTO main.games (id, game, started, status, summary) "
+                   "SELECT id, game, started, status, summary FROM live.games WHERE id IN "
+                   "(SELECT game_id FROM live.events WHERE seq > ?)", (last[0],))
+        db.execute("INSERT INTO main.learned (seq, game, kind, item, body) "
+                   "SELECT seq, game, kind, item, body FROM live.learned WHERE seq > ?",
+                   (last[0],))
+        db.execute("INSERT OR REPLACE INTO main.derived (name, seq) "
+                   "SELECT name, seq FROM live.derived")
+        db.execute(f"INSERT OR IGNORE INTO main.set_aside ({_ASIDE_COLUMNS}) "
+                   f"SELECT {_ASIDE_COLUMNS} FROM live.set_aside WHERE seq > ?", (last[0],))
+        db.execute("COMMIT")
+        return True
+    finally:
+        db.close()
 
 
 def backup(paths: DataPaths, target: Path | None = None) -> Path:

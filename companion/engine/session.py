@@ -6,7 +6,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,12 +33,27 @@ UNDO_SCHEMA = {"steps": Field(integer(1), required=False), "to": Field(integer(1
 
 @dataclass(frozen=True)
 class Frame:
-    """One point of the effective history: the event that led there, and the state it made."""
+    """One point of the effective history: the event that led there, and the state it made
+    (``None`` in the older frames a session holds: :data:`STATES_HELD`)."""
 
     seq: int
     event: Event
-    state: dict[str, Any]
+    state: dict[str, Any] | None
     label: dict[str, Any] | None
+
+
+STATES_HELD = 64
+"""How many of the current game's latest frames a session holds with their state: an undo that
+far back is immediate. Older frames keep their event and label only (a state is several
+kilobytes, a game thousands of events); a deeper undo and :meth:`Session.frames` replay the
+game from the journal."""
+
+
+def held(frames: list[Frame]) -> list[Frame]:
+    """``frames`` with the states of all but the latest :data:`STATES_HELD` let go."""
+    cut = len(frames) - STATES_HELD
+    return [replace(f, state=None) if i < cut and f.state is not None else f
+            for i, f in enumerate(frames)]
 
 
 @dataclass(frozen=True)
@@ -226,7 +241,9 @@ class Session:
             return data
 
     def history(self) -> list[Frame]:
-        """The effective history of the current game (undone events left out), oldest first."""
+        """The effective history of the current game (undone events left out), oldest first;
+        only the latest :data:`STATES_HELD` frames carry their state (:meth:`frames` gives
+        every state)."""
         with self._lock:
             return list(self._frames)
 
@@ -313,6 +330,9 @@ class Session:
             entry = self._journal.append(self.record.id, clean, label, summary, learned,
                                          self.game.id)
             self._frames.append(Frame(entry.seq, clean, step.state, label))
+            if len(self._frames) > STATES_HELD:
+                let_go = self._frames[-STATES_HELD - 1]
+                self._frames[-STATES_HELD - 1] = replace(let_go, state=None)
             return self._accepted(entry, step, summary)
 
     def _check_storage(self) -> None:
@@ -344,6 +364,9 @@ class Session:
         fields = validate("undo", event.fields, UNDO_SCHEMA)
         steps = undo_depth(self._frames, fields)
         undone = self._frames[-steps:]
+        if self._frames[-steps - 1].state is None:  # further back than the states held
+            self._frames = held(fold(self.game, self._journal.entries(self.record.id))[
+                :len(self._frames) - steps]) + undone
         target = self._frames[-steps - 1]
         clean = Event("undo", fields, event.source, event.at)
         label = Message("history.undo", {"count": steps, "labels": [f.label for f in undone]})
@@ -388,19 +411,21 @@ class Session:
         game = find_game(record.game, self._games)
         self.record, self.game, self.status = record, game, record.status
         replayed = replay(game, self._journal.entries(record.id))
-        self._frames = replayed.frames
+        self._frames = held(replayed.frames)
         if replayed.refused is not None:
             self.problems.append(replayed.problem(self._journal.path, record.id))
 
     def frames(self, game_id: int) -> list[Frame]:
-        """The effective history of any game of the journal (the current one is not refolded)."""
+        """The effective history of any game of the journal, every frame with its state,
+        replayed from the journal on demand (nothing of it stays in memory)."""
         with self._lock:
-            if self.record is not None and game_id == self.record.id:
-                return list(self._frames)
             record = next((r for r in self._journal.games() if r.id == game_id), None)
             if record is None:
                 raise RuleError("game.no_such_record", game_id=game_id)
-            return fold(find_game(record.game, self._games), self._journal.entries(game_id))
+            game, entries = find_game(record.game, self._games), self._journal.entries(game_id)
+            if self.record is not None and game_id == self.record.id:
+                return replay(game, entries).frames  # up to a refusal, as the session holds it
+            return fold(game, entries)
 
     # -- listening -----------------------------------------------------------------------------
 

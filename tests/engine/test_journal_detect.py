@@ -163,19 +163,55 @@ def test_backup_then_restore_brings_the_journal_back(tmp_path):
     assert french.returncode == 2 and "ce journal n'existe pas" in french.stderr
 
 
-def test_every_game_end_leaves_a_backup_and_the_newest_five_are_kept(data_dir):
+def test_every_game_end_brings_one_backup_up_to_date_and_it_restores(data_dir, tmp_path):
+    """Issue 40, finding 12: the backup at a game end copied the whole journal each time (11 MB
+    of backups after 78 quick games). One copy is now brought up to date in place with what the
+    game added, and it still restores."""
     session = Session(data_dir)
-    for _ in range(7):
+    copy = data_dir / "backups" / "game-ends.sqlite3"
+    for n in range(7):
         play(session, solo(), *LOSE)
         assert session.view()["status"] == "lost"
+        if n == 0:
+            first = copy.stat().st_ino
     session.close()
-    backups = sorted((data_dir / "backups").glob("auto-*.sqlite3"))
-    assert len(backups) == 5
-    newest = Journal(backups[-1], readonly=True)
-    assert newest.last_seq() == 28 and newest.check_chain() is None
-    assert [g.status for g in newest.games()] == ["lost"] * 7
-    newest.close()
+    assert copy.stat().st_ino == first, "brought up to date in place, not copied again"
+    assert [p.name for p in (data_dir / "backups").iterdir()] == ["game-ends.sqlite3"]
+    kept = Journal(copy, readonly=True)
+    assert kept.last_seq() == 28 and kept.check_chain() is None
+    assert [g.status for g in kept.games()] == ["lost"] * 7
+    kept.close()
+    moved = shutil.copy(copy, tmp_path / "from-the-box.sqlite3")
+    other = tmp_path / "other"
+    restored = companion("restore", str(moved), "--data-dir", str(other))
+    assert restored.returncode == 0, restored.stderr
+    reopened = Session(other)
+    assert len(reopened.past_games()) == 7 and reopened.version == 28
+    reopened.close()
     assert not list(data_dir.rglob(".tmp-*"))
+
+
+def test_a_history_changed_by_a_repair_sets_the_old_backup_aside(data_dir):
+    session = Session(data_dir)
+    for _ in range(2):
+        play(session, solo(), *LOSE)
+    session.close()
+    journal = Journal(data_dir / "journal.sqlite3")
+    journal.set_aside([2], "test", 0.0)  # what a repair does: the chain after it changes
+    journal.close()
+    session = Session(data_dir)
+    play(session, solo(), *LOSE)
+    session.close()
+    backups = data_dir / "backups"
+    aside = sorted(backups.glob("auto-*.sqlite3"))
+    assert len(aside) == 1
+    before, now = Journal(aside[0], readonly=True), Journal(backups / "game-ends.sqlite3",
+                                                             readonly=True)
+    assert before.last_seq() == 8 and before.event_count() == 8, "the copy before the repair"
+    assert now.event_count() == 11 and now.check_chain() is None
+    assert now.set_aside_entries()[0][:2] == (2, 1)
+    before.close()
+    now.close()
 
 
 def test_moving_the_journal_away_starts_a_new_one_without_a_false_alarm(data_dir):

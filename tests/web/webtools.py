@@ -6,6 +6,7 @@ import http.cookiejar
 import json
 import os
 import queue
+import resource
 import subprocess
 import sys
 import threading
@@ -89,13 +90,22 @@ class RunningServer:
     tests that need the real server: restarts, many connections, a real TCP peer. A thread
     reads its output as it comes (a full pipe would stop the server)."""
 
-    def __init__(self, data_dir: Path, *extra: str, port: int = 0) -> None:
+    def __init__(self, data_dir: Path, *extra: str, port: int = 0, config: Path = SILENT,
+                 files: int | None = None) -> None:
+        """``config`` is its config file; ``files``, when given, its open-file limit (soft and
+        hard, as systemd's ``LimitNOFILE`` sets it)."""
         self.data_dir = data_dir
+
+        def limit_files() -> None:
+            if files is not None:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
         self.process = subprocess.Popen(
             [sys.executable, "-m", "companion", "run", "--simulate", "--host", "127.0.0.1",
              "--port", str(port), "--data-dir", str(data_dir), *extra],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1", "COMPANION_CONFIG": str(SILENT)})
+            preexec_fn=limit_files,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "COMPANION_CONFIG": str(config)})
         self.output: queue.Queue[str] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
         self.url = self.output.get(timeout=30).split()[-1]

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from . import backup
-from .definitions import DefinitionStore
+from .definitions import DefinitionStore, merge_taught
 from .errors import RuleError, StoreError
 from .events import Event, Field, integer, validate
 from .files import check_writable, ensure_dir, sweep_temp
@@ -249,9 +249,8 @@ class Session:
         """Everything the owner taught for a game: the definitions file completed by what the
         journal taught that the file does not hold yet (a write that failed after a commit)."""
         data = self.definitions(game_id).load()
-        for _seq, game, kind, item, definition in self._journal.learned_since(DEFINITIONS):
-            if game == game_id:
-                data.setdefault(kind, {})[item] = definition
+        merge_taught(data, [(kind, item, definition) for _seq, game, kind, item, definition
+                            in self._journal.learned_since(DEFINITIONS) if game == game_id])
         return data
 
     def sync_definitions(self) -> bool:

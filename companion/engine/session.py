@@ -20,6 +20,7 @@ from .journal import ChainBreak, Entry, GameRecord, Journal
 from .lock import DataLock
 from .messages import Expectation, Message
 from .paths import DataPaths
+from .upcast import Upcasting
 
 log = logging.getLogger(__name__)
 
@@ -74,32 +75,32 @@ class Replayed:
 
 def replay(game: Game, entries: Iterable[Entry]) -> Replayed:
     """Replay a game's journal entries into its effective frames (undone events left out),
-    stopping at the first event the rules refuse."""
+    stopping at the first event the rules refuse. Entries written in an older event format
+    reach the rules as today's events (:class:`~.upcast.Upcasting`)."""
     frames: list[Frame] = []
+    upcasting = Upcasting()
     for entry in entries:
-        event = entry.event
         try:
-            if event.type == "setup":
-                options = {k: v for k, v in event.fields.items() if k != "game"}
-                frames = [Frame(entry.seq, event, game.setup(options).state, entry.label)]
-            elif event.type == "undo":
-                del frames[-undo_depth(frames, event.fields):]
-            else:
-                frames.append(Frame(entry.seq, event, game.apply(frames[-1].state, event).state,
-                                    entry.label))
+            state = frames[-1].state if frames else None
+            for event in upcasting.feed(entry.format, entry.event, game, state, entry.seq):
+                frames = _replay_one(game, frames, entry, event)
         except REPLAY_ERRORS as error:
-            if not now_automatic(game, event, error):
-                return Replayed(frames, entry, error)
-            frames.append(Frame(entry.seq, event, frames[-1].state, entry.label))
+            return Replayed(frames, entry, error)
     return Replayed(frames)
 
 
-def now_automatic(game: Game, event: Event, error: Exception) -> bool:
-    """Whether a journal's ``event``, refused on replay with ``error``, is one this version of
-    the game does by itself (``Capabilities.automatic``): the table sent it when the rules of the
-    time needed it, so the game in progress replays instead of needing a repair."""
-    return (event.type in game.capabilities.automatic and isinstance(error, RuleError)
-            and error.key in ("event.not_expected", "game.over"))
+def _replay_one(game: Game, frames: list[Frame], entry: Entry, event: Event) -> list[Frame]:
+    """The frames after one of today's events of a journal entry (``frames`` changed in place,
+    or a new list for a setup)."""
+    if event.type == "setup":
+        options = {k: v for k, v in event.fields.items() if k != "game"}
+        return [Frame(entry.seq, event, game.setup(options).state, entry.label)]
+    if event.type == "undo":
+        del frames[-undo_depth(frames, event.fields):]
+    else:
+        frames.append(Frame(entry.seq, event, game.apply(frames[-1].state, event).state,
+                            entry.label))
+    return frames
 
 
 def fold(game: Game, entries: Iterable[Entry]) -> list[Frame]:
@@ -175,6 +176,7 @@ class Session:
         self.status: str | None = None
         self._frames: list[Frame] = []
         self.problems: list[StoreError] = []
+        self._recorded = Upcasting()
         self._writer = None if readonly else DataLock(self.data_dir)
         try:
             if not readonly:
@@ -313,6 +315,16 @@ class Session:
                                          self.game.id)
             self._frames.append(Frame(entry.seq, clean, step.state, label))
             return self._accepted(entry, step, summary)
+
+    def submit_recorded(self, event: Event, version: int, source: str = "replay") -> list[Step]:
+        """Submit one event of a recorded file written in event format ``version``: turned into
+        today's events as a resumed journal's are (:class:`~.upcast.Upcasting`), each submitted.
+        Their Steps: none for an event this version does by itself."""
+        with self._lock:
+            game = (find_game(event.fields.get("game"), self._games) if event.type == "setup"
+                    else self.game)
+            events = self._recorded.feed(version, event, game, self.state)
+            return [self.submit(today, source=source) for today in events]
 
     def _check_storage(self) -> None:
         """Refuse an event before it is written when the data directory cannot take it."""

@@ -24,6 +24,7 @@ from companion.engine import (
 )
 from companion.engine.catalog import localized
 from companion.engine.rules import RulesGame
+from companion.engine.upcast import inferred
 
 from . import board, steps, tactics
 from .board import Out, State
@@ -47,7 +48,8 @@ PHASE_EVENTS = {  # by step
 PROFILE = "aot/hero"
 AUTOMATIC = ("resolve", "next")
 """What the table sent before the round inferred its steps (issue 17) and the round now does by
-itself: a card nobody can counter resolved, step 6 ended when no hero holds a die."""
+itself: a card nobody can counter resolved, step 6 ended when no hero holds a die. Format 1
+sent them; dropped where the round no longer waits for them (:func:`inferred`)."""
 PROMPT_KEYS = {
     "strike": "prompt.strike", "crush": "prompt.crush", "obstruct": "prompt.obstruct",
     "sudden_change": "prompt.sudden_change", "frenzy": "prompt.frenzy",
@@ -76,7 +78,7 @@ class LastStand(RulesGame):
         return Capabilities(page=Path(__file__).parent / "page.js", tally=self.tally,
                             names=self.names, schemas=CATALOG.schemas, warnings=WARNINGS,
                             roles=Roles(ROLES, self.role_view, self.check_role), dice=(PROFILE,),
-                            automatic=AUTOMATIC)
+                            upcasters={1: inferred(*AUTOMATIC)})
 
     def setup(self, options: dict[str, Any]) -> Step:
         """Build the table from the setup event; the Titan commits its cards first."""

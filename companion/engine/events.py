@@ -76,8 +76,11 @@ def header_format(data: Any) -> int | None:
     if not isinstance(data, Mapping) or "type" in data or "format" not in data:
         return None
     version = data["format"]
-    if set(data) != {"format"} or isinstance(version, bool) or not isinstance(version, int):
-        raise RuleError("event.bad_format", format=data.get("format"), current=FORMAT)
+    if set(data) != {"format"} or isinstance(version, bool) or not isinstance(version, int) \
+            or version < FIRST_FORMAT:
+        raise RuleError("event.bad_format", format=version, current=FORMAT)
+    if version > FORMAT:
+        raise RuleError("event.format_newer", format=version, current=FORMAT)
     return version
 
 

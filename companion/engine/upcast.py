@@ -92,8 +92,14 @@ class Upcasting:
             return [event]
         seqs = [mark.seq for mark in self.marks]
         to = event.fields.get("to")
-        steps = len(seqs) - 1 - seqs.index(to) if to in seqs else event.fields.get("steps", 1)
-        if (to is not None and to not in seqs) or not 1 <= steps < len(self.marks):
+        if to is None:
+            steps = event.fields.get("steps", 1)
+        elif to in seqs:
+            steps = len(seqs) - 1 - seqs.index(to)
+        else:
+            return [event]  # not a point of the history: the rules refuse it
+        if isinstance(steps, bool) or not isinstance(steps, int) \
+                or not 1 <= steps < len(self.marks):
             return [event]  # the rules refuse it, as its writer's rules would have
         frames = sum(mark.frames for mark in self.marks[-steps:])
         del self.marks[-steps:]

@@ -24,6 +24,8 @@ from companion.engine.journal import SCHEMA_VERSION, Journal
 
 CORPUS = Path(__file__).resolve().parent
 FILES = sorted(CORPUS.glob("format-*/*.jsonl"))
+GAPS = sorted(CORPUS.glob("gaps/*.jsonl"))
+"""Recorded files found not to replay yet: each waits for its upcaster (docs/events.md)."""
 JOURNALS = [file.with_suffix("") for file in FILES if file.with_suffix("").is_dir()]
 NOT_BOOKKEEPING = frozenset({"expects", "prompts", "version"})
 
@@ -66,6 +68,16 @@ def test_companion_replay_gives_the_recorded_view(recorded, tmp_path):
                      "--data-dir", str(tmp_path / "data"))
     assert done.returncode == 0, done.stderr
     assert differences(recorded_view(recorded), json.loads(done.stdout)) == []
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "format 1's AoT `resolve` named no card: the first one after `next` was for Stomp, which "
+    "the round now resolves by itself, so today it resolves the hidden basic-4 instead (the "
+    "next `resolve`, cancelled, is dropped): the upcaster must tell which card a format-1 "
+    "resolve was for"))
+@pytest.mark.parametrize("recorded", GAPS, ids=name)
+def test_a_known_gap_does_not_replay_yet(recorded, tmp_path):
+    test_companion_replay_gives_the_recorded_view(recorded, tmp_path)
 
 
 @pytest.mark.parametrize("journal", JOURNALS, ids=name)

@@ -60,8 +60,10 @@ class _Mark:
 class Upcasting:
     """Turns a stream of recorded events, each with its format, into today's events.
 
-    One per replayed sequence (a game's journal, a recorded file). It keeps the moments of the
-    history as the writer of the time counted them, to recount an older ``undo``.
+    One per replayed sequence (a game's journal, a recorded file). While the events are of an
+    older format it keeps the moments of the history as their writer counted them, to recount an
+    older ``undo``; once today's format comes (a game goes on after the upgrade, and no older
+    event can follow a newer one) there is nothing to recount, and it keeps nothing.
     """
 
     marks: list[_Mark] = field(default_factory=list)
@@ -74,8 +76,11 @@ class Upcasting:
             raise RuleError("event.bad_format", format=version, current=FORMAT)
         if version > FORMAT:
             raise RuleError("event.format_newer", format=version, current=FORMAT)
+        if version == FORMAT:
+            self.marks.clear()
+            return [event]
         if event.type == "undo":
-            return self._undo(version, event)
+            return self._undo(event)
         events = [event]
         upcasters: Mapping[int, Upcaster] = game.capabilities.upcasters if game else {}
         for step in range(version, FORMAT):
@@ -86,10 +91,8 @@ class Upcasting:
         self.marks.append(_Mark(seq, len(events)))
         return events
 
-    def _undo(self, version: int, event: Event) -> list[Event]:
-        if version == FORMAT:
-            self._take_back(event.fields.get("steps", 1), event.fields.get("to"))
-            return [event]
+    def _undo(self, event: Event) -> list[Event]:
+        """An older ``undo``, counted in the moments of its writer, in today's frames."""
         seqs = [mark.seq for mark in self.marks]
         to = event.fields.get("to")
         if to is None:
@@ -103,15 +106,4 @@ class Upcasting:
             return [event]  # the rules refuse it, as its writer's rules would have
         frames = sum(mark.frames for mark in self.marks[-steps:])
         del self.marks[-steps:]
-        fields = {"steps": frames}
-        return [Event("undo", fields, event.source, event.at)] if frames else []
-
-    def _take_back(self, steps: int, to: int | None) -> None:
-        """Forget the moments a today's ``undo`` takes back (its frames, and the dropped
-        moments among them)."""
-        if to is not None:
-            while len(self.marks) > 1 and self.marks[-1].seq != to:
-                self.marks.pop()
-            return
-        while steps > 0 and len(self.marks) > 1:
-            steps -= self.marks.pop().frames
+        return [Event("undo", {"steps": frames}, event.source, event.at)] if frames else []

@@ -15,6 +15,7 @@ of the game.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -27,10 +28,13 @@ if TYPE_CHECKING:
 
 State = dict[str, Any]
 
-Upcaster = Callable[["Game", State | None, Event], list[Event]]
+Upcaster = Callable[["Game", State | None, Event, dict[str, Any]], list[Event]]
 """Turns one event written in format N into the events of format N + 1 it means: ``(game, the
-state just before it, event) -> events`` (``[event]`` keeps it, ``[]`` drops it). Pure: the same
-old event in the same state always gives the same events."""
+state just before it, event, memory) -> events`` (``[event]`` keeps it, ``[]`` drops it).
+``memory`` is the upcaster's own notes on the older events before this one (what a state of
+today cannot tell, such as how many of a step's events the old table sent); an ``undo`` takes
+its notes back with the moments it takes back. Pure otherwise: the same old event in the same
+state with the same notes always gives the same events."""
 
 
 def inferred(*types: str) -> Upcaster:
@@ -38,7 +42,8 @@ def inferred(*types: str) -> Upcaster:
     event of one of ``types`` that the game does not take now (it already did the step, or the
     game is over) is dropped; one it still takes is kept."""
 
-    def upcast(game: Game, state: State | None, event: Event) -> list[Event]:
+    def upcast(game: Game, state: State | None, event: Event, memory: dict[str, Any]) \
+            -> list[Event]:
         if event.type in types and state is not None and \
                 event.type not in game.expects(state).events:
             return []
@@ -49,11 +54,12 @@ def inferred(*types: str) -> Upcaster:
 
 @dataclass
 class _Mark:
-    """One moment of the history as its writer counted it, and how many of today's frames it
-    became (0: an event today's rules do by themselves)."""
+    """One moment of the history as its writer counted it, how many of today's frames it
+    became (0: an event today's rules do by themselves), and the upcasters' notes after it."""
 
     seq: int | None
     frames: int
+    memory: dict[str, Any]
 
 
 @dataclass
@@ -67,6 +73,7 @@ class Upcasting:
     """
 
     marks: list[_Mark] = field(default_factory=list)
+    memory: dict[str, Any] = field(default_factory=dict)
 
     def feed(self, version: int, event: Event, game: Game | None, state: State | None,
              seq: int | None = None) -> list[Event]:
@@ -81,14 +88,16 @@ class Upcasting:
             return [event]
         if event.type == "undo":
             return self._undo(event)
+        if event.type == "setup":
+            self.marks, self.memory = [], {}
         events = [event]
         upcasters: Mapping[int, Upcaster] = game.capabilities.upcasters if game else {}
         for step in range(version, FORMAT):
             if step in upcasters:
-                events = [new for old in events for new in upcasters[step](game, state, old)]
-        if event.type == "setup":
-            self.marks = []
-        self.marks.append(_Mark(seq, len(events)))
+                notes = self.memory.setdefault(str(step), {})
+                events = [new for old in events
+                          for new in upcasters[step](game, state, old, notes)]
+        self.marks.append(_Mark(seq, len(events), copy.deepcopy(self.memory)))
         return events
 
     def _undo(self, event: Event) -> list[Event]:
@@ -106,4 +115,5 @@ class Upcasting:
             return [event]  # the rules refuse it, as its writer's rules would have
         frames = sum(mark.frames for mark in self.marks[-steps:])
         del self.marks[-steps:]
+        self.memory = copy.deepcopy(self.marks[-1].memory)
         return [Event("undo", {"steps": frames}, event.source, event.at)] if frames else []

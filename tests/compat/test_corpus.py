@@ -71,10 +71,9 @@ def test_companion_replay_gives_the_recorded_view(recorded, tmp_path):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "format 1's AoT `resolve` named no card: the first one after `next` was for Stomp, which "
-    "the round now resolves by itself, so today it resolves the hidden basic-4 instead (the "
-    "next `resolve`, cancelled, is dropped): the upcaster must tell which card a format-1 "
-    "resolve was for"))
+    "format 1's AoT `next` after a reroll ended step 4; the round now ends step 4 by itself "
+    "(and resolves both cards nobody can counter), so that `next` ends step 6 instead: the "
+    "upcaster must tell which step a format-1 `next` ended"))
 @pytest.mark.parametrize("recorded", GAPS, ids=name)
 def test_a_known_gap_does_not_replay_yet(recorded, tmp_path):
     test_companion_replay_gives_the_recorded_view(recorded, tmp_path)

@@ -85,7 +85,7 @@ class SplitTeaching(LastBastion):
         return dataclasses.replace(super().capabilities, upcasters={1: self.split})
 
     @staticmethod
-    def split(game, state, event: Event) -> list[Event]:
+    def split(game, state, event: Event, memory: dict) -> list[Event]:
         if event.type != "teach":
             return [event]
         return [Event("teach", {**event.fields, "definition": {key: value}}, event.source,

@@ -24,7 +24,6 @@ from companion.engine import (
 )
 from companion.engine.catalog import localized
 from companion.engine.rules import RulesGame
-from companion.engine.upcast import inferred
 
 from . import board, steps, tactics
 from .board import Out, State
@@ -36,6 +35,7 @@ from .notices import warnings
 from .roles import ROLES, TITAN_TASKS, check_titan
 from .schemas import EVENTS
 from .setup import initial_state
+from .upcasts import round_inferred
 
 PHASE_EVENTS = {  # by step
     1: ("commit",),
@@ -46,10 +46,6 @@ PHASE_EVENTS = {  # by step
     6: ("move", "melee", "cannon", "cycle", "search", "provide", "activate", "next"),
 }
 PROFILE = "aot/hero"
-AUTOMATIC = ("resolve", "next")
-"""What the table sent before the round inferred its steps (issue 17) and the round now does by
-itself: a card nobody can counter resolved, step 6 ended when no hero holds a die. Format 1
-sent them; dropped where the round no longer waits for them (:func:`inferred`)."""
 PROMPT_KEYS = {
     "strike": "prompt.strike", "crush": "prompt.crush", "obstruct": "prompt.obstruct",
     "sudden_change": "prompt.sudden_change", "frenzy": "prompt.frenzy",
@@ -78,7 +74,7 @@ class LastStand(RulesGame):
         return Capabilities(page=Path(__file__).parent / "page.js", tally=self.tally,
                             names=self.names, schemas=CATALOG.schemas, warnings=WARNINGS,
                             roles=Roles(ROLES, self.role_view, self.check_role), dice=(PROFILE,),
-                            upcasters={1: inferred(*AUTOMATIC)})
+                            upcasters={1: round_inferred})
 
     def setup(self, options: dict[str, Any]) -> Step:
         """Build the table from the setup event; the Titan commits its cards first."""

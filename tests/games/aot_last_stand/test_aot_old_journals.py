@@ -2,9 +2,9 @@
 journal holds a "resolve" for each card nobody could counter, which the rules now resolve by
 themselves («Si les Héros ne peuvent ou ne veulent pas contrer une carte, elle s'applique»,
 ../shared/rules/attack-on-titan-last-stand.fr.txt, step 5). Those rows are of event format 1;
-the game's upcaster to format 2 (companion/engine/upcast.py, ``inferred``) drops each one the
-round no longer waits for, and recounts an undo of that time, so the game resumes where it
-stood; the table may still not send one now, and any other refusal still stops the replay."""
+the game's upcaster to format 2 (companion/games/aot_last_stand/upcasts.py) drops each one for a
+card that resolved by itself, and the undo of that time is recounted, so the game resumes where
+it stood; the table may still not send one now, and any other refusal still stops the replay."""
 
 from __future__ import annotations
 

@@ -28,6 +28,7 @@ from companion.engine import (
 )
 from companion.engine import backup as backups
 from companion.engine import repair as repairs
+from companion.engine.events import FIRST_FORMAT, header_format, parse_json
 from companion.engine.journal import Journal
 from companion.engine.lock import writer_lock
 from companion.engine.registry import registry
@@ -103,10 +104,11 @@ def _read_lines(args: argparse.Namespace, path: Path) -> list[str] | None:
         return None
 
 
-def _parse(line: str) -> Event:
-    """One event line; JSON nested deeper than Python can follow is refused like bad JSON."""
+def _parse_json(line: str) -> Any:
+    """One line of a replay file; JSON nested deeper than Python can follow is refused like bad
+    JSON."""
     try:
-        return Event.parse(line)
+        return parse_json(line)
     except RecursionError:
         raise RuleError("event.bad_json", detail="nested too deeply", column=1) from None
 
@@ -118,16 +120,23 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 2
     session = Session(_paths(args))
     speech = sys.stderr if args.json else sys.stdout
+    version = None
     for number, line in enumerate(lines, start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            step = session.submit(_parse(line), source="replay")
+            data = _parse_json(line)
+            if version is None and (declared := header_format(data)) is not None:
+                version = declared  # the file's first line says its event format
+                continue
+            version = version or FIRST_FORMAT  # a file without a header: the format before
+            steps = session.submit_recorded(Event.from_json(data), version)
         except RuleError as error:
             _say(args, "cli.line", True, number=number,
                  reason=render_error(error, _lang(args), session.game, session.state))
             return 2
-        _print_messages(session, [*step.announcements, *step.prompts], _lang(args), speech)
+        for step in steps:
+            _print_messages(session, [*step.announcements, *step.prompts], _lang(args), speech)
     if args.json:
         print(json.dumps(session.view(), ensure_ascii=False))
     return 0

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .events import Event, Schema
+from .upcast import Upcaster
 
 if TYPE_CHECKING:
     from .game import Tally
@@ -51,10 +52,11 @@ class Capabilities:
       these, not every profile installed).
     - ``invent(state, rng)``: a card made up for the simulated table when the owner has taught
       none the deck can give (its ``card`` event fields), or None.
-    - ``automatic``: event types an earlier version needed from the table where this one acts by
-      itself (Attack on Titan resolves a card nobody can counter). A game in progress across an
-      upgrade still replays: such an event in its journal, now refused as not expected (or as
-      after the end), is kept as a step that changes nothing.
+    - ``upcasters``: for each event format N in which the game's events meant something else,
+      the :data:`~.upcast.Upcaster` that turns an event of format N into format N + 1 (Attack on
+      Titan's format 1 sent a ``resolve`` for a card nobody can counter, which the game now
+      resolves by itself): journals and recorded files of earlier versions replay (docs/events.md,
+      «Event formats»).
     """
 
     flagship: bool = False
@@ -68,4 +70,4 @@ class Capabilities:
     pickers: Callable[[dict[str, Any], list[str]], dict[str, Any]] | None = None
     invent: Callable[[State, random.Random], dict[str, Any]] | None = None
     dice: tuple[str, ...] = ()
-    automatic: tuple[str, ...] = ()
+    upcasters: Mapping[int, Upcaster] = field(default_factory=dict)

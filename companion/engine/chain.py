@@ -27,7 +27,8 @@ HEAD_WIDTH = 96
 
 
 def link(previous: str, row: tuple[Any, ...]) -> str:
-    """The chain hash of an event row ``(seq, game_id, type, body, source, at, label)``."""
+    """The chain hash of an event row ``(seq, game_id, type, body, source, at, label)``, and
+    its event ``format`` after them once it is recorded."""
     canonical = json.dumps(list(row), ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256((previous + canonical).encode("utf-8")).hexdigest()
 

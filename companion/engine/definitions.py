@@ -12,6 +12,16 @@ from .files import write_atomic
 from .paths import DataPaths
 
 
+def merge_taught(data: dict[str, dict[str, dict[str, Any]]],
+                 items: Iterable[tuple[str, str, dict[str, Any]]]) -> None:
+    """Merge taught definitions (kind, id, definition) into ``data``, in order, field by field:
+    a teaching gives the parts of a card it knows (its arrival effect, later its recurring
+    one), so each keeps what the earlier ones taught, as the game's own catalog does."""
+    for kind, item_id, definition in items:
+        stored = data.setdefault(kind, {})
+        stored[item_id] = {**stored.get(item_id, {}), **definition}
+
+
 class DefinitionStore:
     """A JSON file per game mapping kind -> id -> definition, written atomically.
 
@@ -44,14 +54,15 @@ class DefinitionStore:
         return data
 
     def save(self, kind: str, item_id: str, definition: dict[str, Any]) -> None:
-        """Add or replace one definition."""
+        """Add one definition, or complete the stored one with its fields."""
         self.save_all([(kind, item_id, definition)])
 
     def save_all(self, items: Iterable[tuple[str, str, dict[str, Any]]]) -> None:
-        """Add or replace several definitions (kind, id, definition) in one write."""
+        """Add or complete several definitions (kind, id, definition) in one write: each is
+        merged field by field over what is stored (:func:`merge_taught`), never replacing a
+        whole definition with a partial one."""
         data = self.load()
-        for kind, item_id, definition in items:
-            data.setdefault(kind, {})[item_id] = definition
+        merge_taught(data, items)
         self._write(data)
 
     def replace(self, data: dict[str, dict[str, dict[str, Any]]]) -> None:

@@ -12,6 +12,12 @@ from .errors import RuleError
 SOURCES = ("replay", "web", "button", "rfid", "camera", "cli", "keyboard", "simulator", "test",
            "mqtt", "bluetooth")
 RESERVED = ("type", "source", "at")
+FORMAT = 2
+"""The event format this version writes in the journal and in recorded files (docs/events.md,
+«Event formats»). Format 1 is everything written before formats were recorded; each later
+change of an event's meaning adds one, with its upcaster (:mod:`.upcast`)."""
+FIRST_FORMAT = 1
+"""The format of a journal row or a recorded file that does not say its own."""
 
 
 @dataclass(frozen=True)
@@ -46,11 +52,7 @@ class Event:
     @classmethod
     def parse(cls, text: str) -> Event:
         """Build an event from one line of JSON."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RuleError("event.bad_json", detail=exc.msg, column=exc.colno) from None
-        return cls.from_json(data)
+        return cls.from_json(parse_json(text))
 
     def to_json(self) -> dict[str, Any]:
         """The event as one flat JSON object, as written in replay files and the journal."""
@@ -58,6 +60,28 @@ class Event:
         if self.at is not None:
             data["at"] = self.at
         return data
+
+
+def parse_json(text: str) -> Any:
+    """One line of JSON, or the RuleError that says where it is not JSON."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RuleError("event.bad_json", detail=exc.msg, column=exc.colno) from None
+
+
+def header_format(data: Any) -> int | None:
+    """The event format a recorded file's header line declares (``{"format": 2}``, its first
+    line), or None when the line is an event."""
+    if not isinstance(data, Mapping) or "type" in data or "format" not in data:
+        return None
+    version = data["format"]
+    if set(data) != {"format"} or isinstance(version, bool) or not isinstance(version, int) \
+            or version < FIRST_FORMAT:
+        raise RuleError("event.bad_format", format=version, current=FORMAT)
+    if version > FORMAT:
+        raise RuleError("event.format_newer", format=version, current=FORMAT)
+    return version
 
 
 Checker = Callable[[Any, str], Any]

@@ -19,12 +19,12 @@ from typing import Any
 
 from .chain import GENESIS, Head, HeadFile, link
 from .errors import StoreError
-from .events import Event
+from .events import FIRST_FORMAT, FORMAT, Event
 from .files import storage_error, sync_path, temp_path
 
 APPLICATION_ID = 0x54436D70  # "TCmp": marks the file as a Table Companion journal
-SCHEMA_VERSION = 2
-READABLE_VERSIONS = (1, 2)
+SCHEMA_VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
 
 _EVENTS = """
 CREATE TABLE games (
@@ -71,6 +71,13 @@ CREATE TABLE set_aside (
 );
 """
 
+_VERSION_3 = """
+ALTER TABLE events ADD COLUMN format INTEGER;
+ALTER TABLE set_aside ADD COLUMN format INTEGER
+"""
+"""Format 3: each event row says its event format (NULL: format 1, written before formats were
+recorded; :mod:`.upcast`)."""
+
 _ROW = "seq, game_id, type, body, source, at, label"
 
 Learned = tuple[str, str, dict[str, Any]]
@@ -85,6 +92,7 @@ class Entry:
     game_id: int
     event: Event
     label: dict[str, Any] | None
+    format: int = FORMAT
 
 
 @dataclass(frozen=True)
@@ -155,7 +163,7 @@ class Journal:
         try:
             db = sqlite3.connect(tmp, isolation_level=None)
             db.execute("BEGIN")
-            for statement in (_EVENTS + _VERSION_2).split(";"):
+            for statement in (_EVENTS + _VERSION_2 + ";" + _VERSION_3).split(";"):
                 if statement.strip():
                     db.execute(statement)
             db.execute(f"PRAGMA application_id={APPLICATION_ID}")
@@ -211,14 +219,19 @@ class Journal:
 
     def _migrate(self) -> None:
         """Format 1 to 2: the chain computed for the existing rows, the new tables; the
-        definitions file counts as up to date with what format 1 wrote."""
+        definitions file counts as up to date with what format 1 wrote. Format 2 to 3: the
+        rows' event format, unknown (format 1) for every row written before."""
         with self._transaction():
-            for statement in _VERSION_2.split(";"):
-                if statement.strip():
-                    self._db.execute(statement)
-            self._reseal(0)
-            self._db.execute("INSERT INTO derived (name, seq) VALUES ('definitions', ?)",
-                             (self.last_seq(),))
+            if self.version < 2:
+                for statement in _VERSION_2.split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+            for statement in _VERSION_3.split(";"):
+                self._db.execute(statement)
+            if self.version < 2:
+                self._reseal(0)
+                self._db.execute("INSERT INTO derived (name, seq) VALUES ('definitions', ?)",
+                                 (self.last_seq(),))
             self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         self.version = SCHEMA_VERSION
 
@@ -260,12 +273,14 @@ class Journal:
         body = json.dumps(event.fields, ensure_ascii=False, separators=(",", ":"))
         label_text = None if label is None else json.dumps(label, ensure_ascii=False)
         cur = self._db.execute(
-            "INSERT INTO events (game_id, type, body, source, at, label) VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, event.type, body, event.source, event.at, label_text),
+            "INSERT INTO events (game_id, type, body, source, at, label, format) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, event.type, body, event.source, event.at, label_text, FORMAT),
         )
         seq = cur.lastrowid
-        row = self._db.execute(f"SELECT {_ROW} FROM events WHERE seq = ?", (seq,)).fetchone()
-        digest = link(self._head.hash if self._head else GENESIS, row)
+        row = self._db.execute(f"SELECT {_ROW}, format FROM events WHERE seq = ?",
+                               (seq,)).fetchone()
+        digest = link(self._head.hash if self._head else GENESIS, _linked(row))
         self._db.execute("UPDATE events SET chain = ? WHERE seq = ?", (digest, seq))
         for kind, item, definition in learned:
             self._db.execute(
@@ -293,8 +308,8 @@ class Journal:
         with self._transaction():
             marks = ",".join("?" * len(seqs))
             self._db.execute(
-                f"INSERT INTO set_aside ({_ROW}, chain, reason, moved) "
-                f"SELECT {_ROW}, chain, ?, ? FROM events WHERE seq IN ({marks})",
+                f"INSERT INTO set_aside ({_ROW}, chain, format, reason, moved) "
+                f"SELECT {_ROW}, chain, format, ?, ? FROM events WHERE seq IN ({marks})",
                 (reason, moved, *seqs))
             self._db.execute(f"DELETE FROM events WHERE seq IN ({marks})", tuple(seqs))
             if whole_game is not None:
@@ -316,9 +331,10 @@ class Journal:
         ).fetchone()
         digest = previous[0] if previous and previous[0] else GENESIS
         rows = self._db.execute(
-            f"SELECT {_ROW} FROM events WHERE seq >= ? ORDER BY seq", (start,)).fetchall()
+            f"SELECT {_ROW}, {self._format_column} FROM events WHERE seq >= ? ORDER BY seq",
+            (start,)).fetchall()
         for row in rows:
-            digest = link(digest, row)
+            digest = link(digest, _linked(row))
             self._db.execute("UPDATE events SET chain = ? WHERE seq = ?", (digest, row[0]))
 
     def _acknowledge_last(self) -> None:
@@ -342,8 +358,9 @@ class Journal:
             return None
         digest = GENESIS
         last = 0
-        for *row, chain in self._db.execute(f"SELECT {_ROW}, chain FROM events ORDER BY seq"):
-            digest = link(digest, tuple(row))
+        for *row, chain in self._db.execute(
+                f"SELECT {_ROW}, {self._format_column}, chain FROM events ORDER BY seq"):
+            digest = link(digest, _linked(tuple(row)))
             if chain != digest:
                 return ChainBreak(row[0], self.last_seq(), None)
             last = row[0]
@@ -400,12 +417,20 @@ class Journal:
     def entries(self, game_id: int) -> Iterator[Entry]:
         """The events of one game, in order."""
         rows = self._db.execute(
-            "SELECT seq, type, body, source, at, label FROM events WHERE game_id = ? ORDER BY seq",
+            f"SELECT seq, type, body, source, at, label, {self._format_column} FROM events "
+            "WHERE game_id = ? ORDER BY seq",
             (game_id,),
         )
-        for seq, kind, body, source, at, label in rows.fetchall():
+        for seq, kind, body, source, at, label, version in rows.fetchall():
             event = Event(kind, json.loads(body), source, at)
-            yield Entry(seq, game_id, event, None if label is None else json.loads(label))
+            yield Entry(seq, game_id, event, None if label is None else json.loads(label),
+                        FIRST_FORMAT if version is None else version)
+
+    @property
+    def _format_column(self) -> str:
+        """The rows' event format column (a journal not yet migrated to format 3 has none:
+        every row of it is format 1)."""
+        return "format" if self.version >= 3 else "NULL"
 
     def game_of(self, seq: int) -> int:
         """The game an event belongs to."""
@@ -457,6 +482,13 @@ class Journal:
         """Close the file."""
         self._db.close()
         self.head_file.close()
+
+
+def _linked(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    """What the checksum chain covers of a row ``(seq, ..., label, format)``: its event format
+    too, once it is recorded (a row of format 1 links as it did before formats were)."""
+    *columns, version = row
+    return tuple(columns) if version is None else (*columns, version)
 
 
 class _Transaction:

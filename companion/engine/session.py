@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from . import backup
-from .definitions import DefinitionStore
+from .definitions import DefinitionStore, merge_taught
 from .errors import RuleError, StoreError
 from .events import Event, Field, integer, validate
 from .files import check_writable, ensure_dir, sweep_temp
@@ -20,6 +20,7 @@ from .journal import ChainBreak, Entry, GameRecord, Journal
 from .lock import DataLock
 from .messages import Expectation, Message
 from .paths import DataPaths
+from .upcast import Upcasting
 
 log = logging.getLogger(__name__)
 
@@ -89,32 +90,32 @@ class Replayed:
 
 def replay(game: Game, entries: Iterable[Entry]) -> Replayed:
     """Replay a game's journal entries into its effective frames (undone events left out),
-    stopping at the first event the rules refuse."""
+    stopping at the first event the rules refuse. Entries written in an older event format
+    reach the rules as today's events (:class:`~.upcast.Upcasting`)."""
     frames: list[Frame] = []
+    upcasting = Upcasting()
     for entry in entries:
-        event = entry.event
         try:
-            if event.type == "setup":
-                options = {k: v for k, v in event.fields.items() if k != "game"}
-                frames = [Frame(entry.seq, event, game.setup(options).state, entry.label)]
-            elif event.type == "undo":
-                del frames[-undo_depth(frames, event.fields):]
-            else:
-                frames.append(Frame(entry.seq, event, game.apply(frames[-1].state, event).state,
-                                    entry.label))
+            state = frames[-1].state if frames else None
+            for event in upcasting.feed(entry.format, entry.event, game, state, entry.seq):
+                frames = _replay_one(game, frames, entry, event)
         except REPLAY_ERRORS as error:
-            if not now_automatic(game, event, error):
-                return Replayed(frames, entry, error)
-            frames.append(Frame(entry.seq, event, frames[-1].state, entry.label))
+            return Replayed(frames, entry, error)
     return Replayed(frames)
 
 
-def now_automatic(game: Game, event: Event, error: Exception) -> bool:
-    """Whether a journal's ``event``, refused on replay with ``error``, is one this version of
-    the game does by itself (``Capabilities.automatic``): the table sent it when the rules of the
-    time needed it, so the game in progress replays instead of needing a repair."""
-    return (event.type in game.capabilities.automatic and isinstance(error, RuleError)
-            and error.key in ("event.not_expected", "game.over"))
+def _replay_one(game: Game, frames: list[Frame], entry: Entry, event: Event) -> list[Frame]:
+    """The frames after one of today's events of a journal entry (``frames`` changed in place,
+    or a new list for a setup)."""
+    if event.type == "setup":
+        options = {k: v for k, v in event.fields.items() if k != "game"}
+        return [Frame(entry.seq, event, game.setup(options).state, entry.label)]
+    if event.type == "undo":
+        del frames[-undo_depth(frames, event.fields):]
+    else:
+        frames.append(Frame(entry.seq, event, game.apply(frames[-1].state, event).state,
+                            entry.label))
+    return frames
 
 
 def fold(game: Game, entries: Iterable[Entry]) -> list[Frame]:
@@ -190,6 +191,7 @@ class Session:
         self.status: str | None = None
         self._frames: list[Frame] = []
         self.problems: list[StoreError] = []
+        self._recorded = Upcasting()
         self._writer = None if readonly else DataLock(self.data_dir)
         try:
             if not readonly:
@@ -266,9 +268,8 @@ class Session:
         """Everything the owner taught for a game: the definitions file completed by what the
         journal taught that the file does not hold yet (a write that failed after a commit)."""
         data = self.definitions(game_id).load()
-        for _seq, game, kind, item, definition in self._journal.learned_since(DEFINITIONS):
-            if game == game_id:
-                data.setdefault(kind, {})[item] = definition
+        merge_taught(data, [(kind, item, definition) for _seq, game, kind, item, definition
+                            in self._journal.learned_since(DEFINITIONS) if game == game_id])
         return data
 
     def sync_definitions(self) -> bool:
@@ -334,6 +335,16 @@ class Session:
                 let_go = self._frames[-STATES_HELD - 1]
                 self._frames[-STATES_HELD - 1] = replace(let_go, state=None)
             return self._accepted(entry, step, summary)
+
+    def submit_recorded(self, event: Event, version: int, source: str = "replay") -> list[Step]:
+        """Submit one event of a recorded file written in event format ``version``: turned into
+        today's events as a resumed journal's are (:class:`~.upcast.Upcasting`), each submitted.
+        Their Steps: none for an event this version does by itself."""
+        with self._lock:
+            game = (find_game(event.fields.get("game"), self._games) if event.type == "setup"
+                    else self.game)
+            events = self._recorded.feed(version, event, game, self.state)
+            return [self.submit(today, source=source) for today in events]
 
     def _check_storage(self) -> None:
         """Refuse an event before it is written when the data directory cannot take it."""

@@ -54,14 +54,14 @@ def test_every_game_has_a_demo_that_replays(tmp_path, game, last_line, status):
 
 def test_replay_stops_at_the_first_rejected_event_and_keeps_the_rest(tmp_path):
     lines = DEMO.read_text().splitlines()
-    events = [line for line in lines if line.startswith("{")][:6]
-    events.insert(5, '{"type": "fight", "targets": ["yellow.1"]}')  # from the centre
+    events = [line for line in lines if line.startswith("{")][:7]  # its format, then events
+    events.insert(6, '{"type": "fight", "targets": ["yellow.1"]}')  # from the centre
     bad = tmp_path / "bad.jsonl"
     bad.write_text("\n".join(events) + "\n")
     data = str(tmp_path / "data")
     result = companion("replay", str(bad), "--data-dir", data)
     assert result.returncode == 2
-    assert result.stderr == ("line 6: No fight is possible from the central tile "
+    assert result.stderr == ("line 7: No fight is possible from the central tile "
                              "(except for Twindalli).\n")
     assert "Traceback" not in result.stderr
     history = json.loads(companion("history", "--json", "--data-dir", data).stdout)

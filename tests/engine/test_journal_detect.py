@@ -22,7 +22,7 @@ import pytest
 from lastbastion import card, play, solo
 
 from companion.engine import Session, StoreError
-from companion.engine.journal import Journal
+from companion.engine.journal import SCHEMA_VERSION, Journal
 
 ROOT = Path(__file__).resolve().parents[2]
 LOSE = [{"type": "adjust", "tile": [0, k], "grip": True} for k in range(3)]
@@ -136,7 +136,7 @@ def test_a_journal_of_the_first_format_opens_with_its_chain_computed(data_dir):
     reopened.submit({"type": "move", "hero": "kazgin", "to": [2, 1]})
     reopened.close()
     journal = Journal(data_dir / "journal.sqlite3", readonly=True)
-    assert journal.version == 2 and journal.check_chain() is None
+    assert journal.version == SCHEMA_VERSION and journal.check_chain() is None
     journal.close()
 
 

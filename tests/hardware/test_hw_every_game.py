@@ -9,7 +9,6 @@ loading in Last Heroes. The camera, its settle detection and the watcher are rea
 fake camera showing rendered dice, read by a reader that knows which faces it rendered.
 """
 
-import json
 import threading
 import time
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 import hwtools
 import numpy as np
 import pytest
+from demos import demo
 from gpiozero.pins.mock import MockFactory
 from hwfakes import FakeKeyboard, labelled_roll
 
@@ -26,14 +26,12 @@ from hardware.dice import DiceWatcher
 from vision import Roll
 from vision.synth import render
 
-ROOT = Path(__file__).resolve().parents[2]
 NEXT_PIN = 17
 
 
 def demo_setup(game: str) -> dict:
     """The setup event of the game's demo (examples/)."""
-    lines = (ROOT / "examples" / f"{game}-demo.jsonl").read_text(encoding="utf-8").splitlines()
-    return json.loads(next(line for line in lines if line.startswith("{")))
+    return demo(game)[0]
 
 
 class Tray:

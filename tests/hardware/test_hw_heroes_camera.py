@@ -4,17 +4,14 @@ attack-on-titan-last-stand.fr.txt, 2. Les Héros lancent leurs dés). Each hero'
 own colour, so the real reader (vision, the shipped hero profile) tells whose die is whose and
 one settled tray becomes each hero's roll, in the order the game waits for them."""
 
-import json
-from pathlib import Path
-
 import hwtools
+from demos import demo
 from hwfakes import dice_video
 
 from companion.engine import Session
 from hardware.cameras import ReplayCamera
 from hardware.dice import DiceWatcher
 
-ROOT = Path(__file__).resolve().parents[2]
 FACES = {"eren": ["combat", "move", "cannon", "dodge", "tactic"],
          "mikasa": ["cannon", "cannon", "combat", "titan", "dodge"],
          "armin": ["tactic", "move", "move", "combat", "cannon"]}
@@ -22,8 +19,7 @@ FACES = {"eren": ["combat", "move", "cannon", "dodge", "tactic"],
 
 def demo_opening() -> list[dict]:
     """The demo's set-up and the two Action cards it teaches (examples/)."""
-    lines = (ROOT / "examples" / "aot-last-stand-demo.jsonl").read_text(encoding="utf-8")
-    return [json.loads(line) for line in lines.splitlines() if line.startswith("{")][:3]
+    return demo("aot-last-stand")[:3]
 
 
 def test_one_photo_of_three_heroes_dice_is_each_heros_roll(tmp_path):

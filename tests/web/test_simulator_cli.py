@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import os
 import signal
 import subprocess
@@ -13,6 +12,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+from demos import demo
 from webtools import setup_event
 
 from companion.app import add_run_parser
@@ -73,10 +73,8 @@ def test_one_simulated_roll_is_every_heros_throw_in_attack_on_titan(tmp_path):
     """«Les joueurs Héros lancent une première fois tous leurs dés, simultanément»
     (attack-on-titan-last-stand.fr.txt, 2. Les Héros lancent leurs dés): the simulated Roll,
     like the camera over the tray, fills each hero's roll, each hero's dice of their colour."""
-    demo = [json.loads(line) for line in (ROOT / "examples" / "aot-last-stand-demo.jsonl")
-            .read_text(encoding="utf-8").splitlines() if line.startswith("{")]
     session = Session(tmp_path / "data")
-    for event in demo[:3]:
+    for event in demo("aot-last-stand")[:3]:
         session.submit(event)
     session.submit({"type": "commit", "up": "frenesie", "down": "basic-3"})
     colours = [t.blank.colour for t in session.expects().rolled()]

@@ -35,6 +35,7 @@ from .notices import warnings
 from .roles import ROLES, TITAN_TASKS, check_titan
 from .schemas import EVENTS
 from .setup import initial_state
+from .upcasts import round_inferred
 
 PHASE_EVENTS = {  # by step
     1: ("commit",),
@@ -45,9 +46,6 @@ PHASE_EVENTS = {  # by step
     6: ("move", "melee", "cannon", "cycle", "search", "provide", "activate", "next"),
 }
 PROFILE = "aot/hero"
-AUTOMATIC = ("resolve", "next")
-"""What the table sent before the round inferred its steps (issue 17) and the round now does by
-itself: a card nobody can counter resolved, step 6 ended when no hero holds a die."""
 PROMPT_KEYS = {
     "strike": "prompt.strike", "crush": "prompt.crush", "obstruct": "prompt.obstruct",
     "sudden_change": "prompt.sudden_change", "frenzy": "prompt.frenzy",
@@ -76,7 +74,7 @@ class LastStand(RulesGame):
         return Capabilities(page=Path(__file__).parent / "page.js", tally=self.tally,
                             names=self.names, schemas=CATALOG.schemas, warnings=WARNINGS,
                             roles=Roles(ROLES, self.role_view, self.check_role), dice=(PROFILE,),
-                            automatic=AUTOMATIC)
+                            upcasters={1: round_inferred})
 
     def setup(self, options: dict[str, Any]) -> Step:
         """Build the table from the setup event; the Titan commits its cards first."""

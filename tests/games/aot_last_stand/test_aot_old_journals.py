@@ -1,9 +1,10 @@
 """A game in progress survives the upgrade that made the round infer its steps (issue 17): its
 journal holds a "resolve" for each card nobody could counter, which the rules now resolve by
 themselves («Si les Héros ne peuvent ou ne veulent pas contrer une carte, elle s'applique»,
-../shared/rules/attack-on-titan-last-stand.fr.txt, step 5). Replayed, such an event is kept as a
-step that changes nothing instead of stopping the game at a repair; the table may still not send
-one now, and any other refusal still stops the replay."""
+../shared/rules/attack-on-titan-last-stand.fr.txt, step 5). Those rows are of event format 1;
+the game's upcaster to format 2 (companion/games/aot_last_stand/upcasts.py) drops each one for a
+card that resolved by itself, and the undo of that time is recounted, so the game resumes where
+it stood; the table may still not send one now, and any other refusal still stops the replay."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from pathlib import Path
 
 import pytest
 from aot_helpers import new_session, refused
+from oldjournal import record as record_today
+from oldjournal import record_first_format
 
-from companion.engine import Event, StoreError
-from companion.engine.journal import Journal
+from companion.engine import StoreError
 
 OLD = Path(__file__).parent / "journals" / "before-inferred-steps.jsonl"
 
@@ -26,14 +28,7 @@ def old_events() -> list[dict]:
 
 def record(data: Path, events: list[dict]) -> None:
     """Write ``events`` into the journal as the earlier version wrote them, unchecked."""
-    data.mkdir(parents=True)
-    journal = Journal(data / "journal.sqlite3")
-    first, *rest = [Event(e["type"], {k: v for k, v in e.items() if k != "type"}, "web",
-                          float(i)) for i, e in enumerate(events)]
-    game = journal.start_game("aot-last-stand", first, None, {}).game_id
-    for event in rest:
-        journal.append(game, event, None, {})
-    journal.close()
+    record_first_format(data, "aot-last-stand", events)
 
 
 @pytest.fixture
@@ -48,13 +43,29 @@ def replayed(tmp_path):
 def test_a_journal_from_before_replays_to_the_same_end(replayed):
     view = replayed.view()
     assert (view["status"], view["reason"]) == ("lost", "cannons")
-    assert len(replayed.history()) == len(old_events())  # every event kept: undo counts as before
-    assert [f.event.type for f in replayed.history()][-2:] == ["resolve", "resolve"]
-    assert replayed.history()[-1].state == replayed.history()[-3].state  # changed nothing
+    types = [f.event.type for f in replayed.history()]
+    assert "resolve" not in types  # the round resolved each card by itself
+    assert len(types) == len(old_events()) - 6
+    assert len(replayed.journal_entries()) == len(old_events())  # nothing lost
 
 
-def test_undo_counts_the_kept_events_as_the_old_writer_did(replayed):
-    replayed.submit({"type": "undo", "steps": 3})  # the two kept resolves and the last next
+def test_an_undo_of_that_time_takes_back_what_it_took_back(tmp_path):
+    """The old writer's ``undo`` of 3 counted the two resolves and the next before them: it
+    takes back that next, the one of them that is still a step today."""
+    events = old_events()
+    upto = next(i for i, e in enumerate(events) if e["type"] == "resolve") + 2
+    record(tmp_path / "data", [*events[:upto], {"type": "undo", "steps": 3}])
+    session = new_session(tmp_path)
+    try:
+        assert session.history()[-1].event.type == "roll"
+        assert session.history()[-1].event.fields["hero"] == "armin"
+        assert session.view()["step"] == 2
+    finally:
+        session.close()
+
+
+def test_undo_after_the_upgrade_counts_todays_steps(replayed):
+    replayed.submit({"type": "undo", "steps": 1})  # the last next, which ended the game
     assert replayed.view()["status"] == "playing"
     assert replayed.history()[-1].event.type == "roll"
 
@@ -80,3 +91,14 @@ def test_any_other_refusal_still_needs_a_repair(tmp_path):
         new_session(tmp_path)
     assert error.value.key == "store.needs_repair"
     assert error.value.params["event"] == "commit"
+
+
+def test_a_resolve_of_todays_format_is_not_dropped(tmp_path):
+    """Only the format that sent them has them dropped: today's journal holding one is
+    damaged, and needs a repair."""
+    events = old_events()
+    upto = next(i for i, e in enumerate(events) if e["type"] == "resolve") + 1
+    record_today(tmp_path / "data", "aot-last-stand", events[:upto])
+    with pytest.raises(StoreError) as error:
+        new_session(tmp_path)
+    assert error.value.params["event"] == "resolve"

@@ -29,7 +29,7 @@ KEEP = 5
 """How many earlier copies of :data:`GAME_ENDS`, set aside when the history changed, are kept
 (the oldest beyond are removed)."""
 AUTO_PREFIX = "auto-"
-_EVENT_COLUMNS = "seq, game_id, type, body, source, at, label, chain"
+_EVENT_COLUMNS = "seq, game_id, type, body, source, at, label, chain, format"
 _ASIDE_COLUMNS = f"{_EVENT_COLUMNS}, reason, moved"
 
 

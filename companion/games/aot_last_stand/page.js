@@ -16,7 +16,7 @@ const heroIds = (view) => Object.keys(view.heroes);
 const face = (f) => `<span class="face-chip" title="${esc(name(f))}">${SYMBOL[f] || f}</span>`;
 
 function top(view) {
-  return {headline: `<span class="turn">${esc(t("ui.round", {n: view.round}))}</span> ` +
+  return {headline: `<span class="turn">${esc(t("ui.aot_round", {n: view.round}))}</span> ` +
       `<span class="phase">${esc(t("ui.aot_step", {n: view.step}))}</span>`,
     sub: `${esc(t("ui.aot_health", {n: view.health.marker, length: view.health.length}))} · ` +
       `<strong>${esc(t("ui.aot_zone_" + view.health.zone))}</strong> · ` +
@@ -72,31 +72,17 @@ function setup(d) {
 }
 
 const LISTED = ["dice", "hand", "set_aside", "pile"];  // corrections typed as "a, b, c"
-const pay = (symbols) => ({name: "pay", kind: "pay", from: heroIds, symbols});
 const hero = {name: "hero", kind: "choice", from: heroIds};
+
+/** The Action cards the Titan may commit now, as far as the shared page knows: its seven, less
+ * those set aside last round («aucune carte ne peut être jouée deux tours consécutifs»), those
+ * removed and those in play (the hand itself is the Titan's secret). */
+const committable = (view) => view.titan.cards.filter((c) => !view.titan.set_aside.includes(c) &&
+  !view.titan.removed.includes(c));
+const cardChips = (field) => ({name: field, kind: "choice", chips: true, from: committable});
+
 const DESCRIPTION = {
-  commit: {fields: [{name: "up", kind: "text"}, {name: "down", kind: "text"}]},
-  give: {fields: [{name: "gifts", kind: "text"}],
-    build: (f) => ({gifts: Object.fromEntries(f.gifts.split(",").map((g) => g.split(":")
-      .map((s) => s.trim())))})},
-  // step 2 ends once every hero has rolled («Une fois que tous les Héros sont satisfaits»)
-  next: {when: (v) => v.step !== 2 || Object.values(v.heroes).every((h) => h.rolled)},
-  ability: {fields: [{name: "n", kind: "number", min: 1, max: 3}]},
-  resolve: {fields: [pay(["tactic", "dodge"])]},
-  choose: {fields: [{...hero, optional: true}, {name: "face", kind: "choice", from: () => FACES,
-    optional: true}, {name: "card", kind: "text", optional: true}]},
-  move: {fields: [hero, {name: "to", kind: "choice", from: () => LEVELS, numbers: true,
-    label: String}]},
-  melee: {fields: [hero, {name: "count", kind: "number", min: 1, max: 10}]},
-  cannon: {fields: [hero, {name: "count", kind: "number", min: 1, max: 6}]},
-  cycle: {fields: [{name: "pay", kind: "pay", from: heroIds, symbols: ["tactic"]}],
-    build: (f) => ({pay: Object.fromEntries(Object.entries(f.pay).map(([h, s]) =>
-      [h, s.tactic]))})},
-  search: {fields: [hero, {name: "card", kind: "text"}]},
-  provide: {fields: [{name: "condition", kind: "number", min: 1, max: 3},
-    pay(["combat", "tactic", "move", "cannon", "dodge"])]},
-  activate: {fields: [pay(["combat", "tactic", "move", "cannon", "dodge"])]},
-  top: {fields: [{name: "card", kind: "text"}]},
+  commit: {fields: [cardChips("up"), cardChips("down")]},
   adjust: {fields: [{...hero, optional: true},
     {name: "hearts", kind: "number", min: 0, max: 3, optional: true},
     {name: "level", kind: "choice", from: () => LEVELS, numbers: true, label: String,
@@ -113,6 +99,15 @@ const DESCRIPTION = {
     .map((n) => [n, f[n].split(",").map((s) => s.trim()).filter(Boolean)]))})},
 };
 
+/** Eren's gifts: for each teammate, one of Eren's faces (chips), or none. */
+function giftFields(view) {
+  const faces = [...new Set(view.heroes.eren.dice)];
+  return heroIds(view).filter((h) => h !== "eren").map((h) => `<fieldset><legend>` +
+    `${esc(player(view, h))}</legend><span class="chips">` + faces.map((f) => `<label ` +
+    `class="pick"><input type="radio" name="gift-${esc(h)}" value="${esc(f)}"><span>` +
+    `${SYMBOL[f]} ${esc(name(f))}</span></label>`).join("") + "</span></fieldset>").join("");
+}
+
 /** The dice event of the first hero the table waits for: a first roll (step 2), or dice
  * given back rolled again (step 4, or step 3 where it says the Titan gave them back). */
 function diceEvent(view, faces) {
@@ -120,127 +115,186 @@ function diceEvent(view, faces) {
   return {type: first.type, ...first.fields, faces};
 }
 
+const player = (view, id) => (view.heroes[id] ? view.heroes[id].player : name(id));
+const paid = (view, pay) => Object.entries(pay).map(([who, symbols]) => `${player(view, who)} ` +
+  Object.entries(typeof symbols === "object" ? symbols : {tactic: symbols})
+    .map(([s, n]) => `${SYMBOL[s] || name(s)}${n > 1 ? "×" + n : ""}`).join(" ")).join(" · ");
+const current = (view) => view.actions.find((a) => !a.resolved);
+
+/** What one of the one-tap events (``view.taps``) does, in words: [label, sentence]. */
+function tapLabel(view, e) {
+  const card = current(view) ? name(current(view).card) : "";
+  const hero = e.hero ? player(view, e.hero) : "";
+  switch (e.type) {
+    case "next": return [t(view.step === 6 ? "ui.aot_end_round" : "ui.aot_end_step",
+      {n: view.step})];
+    case "resolve": return e.pay ? [t("ui.aot_counter", {pay: paid(view, e.pay)})]
+      : e.cancelled ? [t("ui.aot_countered", {card})] : [t("ui.aot_suffer", {card})];
+    case "move": return [`${hero} → ${t("ui.aot_level", {n: e.to})}`];
+    case "melee": case "cannon": return [`${hero} ${SYMBOL[e.type === "melee" ? "combat"
+      : "cannon"]}×${e.count}`, t("ui.aot_shoot_" + e.type, {hero, n: e.count})];
+    case "cycle": return [`${hero} ${SYMBOL.tactic} ${t("ui.aot_cycle")}`];
+    case "search": return [t("ui.aot_search", {hero, card: name(e.card)})];
+    case "provide": return [t("ui.aot_provide", {n: e.condition, pay: paid(view, e.pay)})];
+    case "activate": return [t("ui.aot_activate", {card: name(view.tactic.top)})];
+    case "top": return [t("ui.aot_top_is", {card: name(e.card)})];
+    case "ability": return [t("ui.aot_ability", {n: e.n, cost: view.titan.abilities[e.n - 1].cost})];
+    default: return [chosen(view, e)];
+  }
+}
+
+/** An answer of a waiting choice in words: a hero (and the die Obstruct takes), a card, a
+ * card replaced by another, or declining. */
+function chosen(view, e) {
+  if (e.replace) return `${name(e.replace)} → ${name(e.card)}`;
+  if (e.hero) return player(view, e.hero) + (e.face ? ` ${SYMBOL[e.face]} ${name(e.face)}` : "");
+  return e.card ? name(e.card) : t("ui.aot_decline");
+}
+
+/** The one-tap events of this moment (what the rules take now, ``view.taps``): each hero's on
+ * a line of its own (step 6), the others in a row; a waiting choice under its question. */
+function taps(view) {
+  const entries = view.taps.map((e, i) => [e, i]);
+  const tapOf = ([e, i]) => {
+    const [label, said] = tapLabel(view, e);
+    return Controls.tapButton(i, label, said || label);
+  };
+  const question = view.prompts.find((p) => p.answer === "choose");
+  const head = question ? `<h3>${esc(both(app.pic.texts.prompts[view.prompts
+    .indexOf(question)]))}</h3>` : "";
+  const own = (id) => entries.filter(([e]) => e.hero === id && e.type !== "choose");
+  const lines = heroIds(view).map((id) => own(id)).filter((l) => l.length).map((l) =>
+    `<div class="row hero-taps">${l.map(tapOf).join("")}</div>`);
+  const rest = entries.filter(([e]) => !e.hero || e.type === "choose");
+  return head + lines.join("") + (rest.length ? `<div class="row">${rest.map(tapOf).join("")}` +
+    "</div>" : "");
+}
+
+/** What a printed ability or Action card did, in the effect vocabulary (the host's page and the
+ * Titan's phone: whoever applies the card first says it). */
+function answerForm(pic, formName, fields) {
+  const spec = effectsSpec(pic.view.game);
+  const index = pic.view.prompts.findIndex((p) => p.id === "text");
+  return `<h3>${esc(both(pic.texts.prompts[index]))}</h3>` + (spec ? `<form ` +
+    `data-form="${formName}" class="event">${fields.labelled(spec, "effects")}` +
+    `<button>${esc(t("ui.send"))}</button></form>` : "");
+}
+const effectsSpec = (game) => {
+  const kinds = Teach.kinds(game);
+  return kinds && kinds.ability.fields.find((f) => f.name === "effects");
+};
+const hostAnswer = {values: {}, sizes: {}};
+const hostAnswerFields = Fields.make("answer", hostAnswer, () => renderHost());
+const answered = (store) => (done) => {
+  if (done) Object.assign(store, {values: {}, sizes: {}});
+};
+
+/** The host's part: the one-tap events first, then the pickers of what has too many answers
+ * for buttons (the Titan's cards, Eren's gifts, a printed effect), the dice to tap. */
+function extra(view, expects) {
+  let html = "";
+  if (expects.events.includes("answer")) html += answerForm(app.pic, "answer", hostAnswerFields);
+  if (expects.events.includes("give") && view.heroes.eren && !view.gift_given &&
+      Object.values(view.heroes).every((h) => h.rolled)) {
+    html += `<details data-details="event-give"><summary>${esc(t("ui.event_give"))}</summary>` +
+      `<form data-form="aot-give" class="event">${giftFields(view)}` +
+      `<button>${esc(t("ui.send"))}</button></form></details>`;
+  }
+  return html;
+}
+
 const controls = Controls.make({
+  taps, extra,
   description: DESCRIPTION, faces: {"aot/hero": FACES}, symbol: (f) => SYMBOL[f],
   diceEvent: {handles: ["roll", "reroll"], build: diceEvent},
-  optionEvent: (_view, o) => ({type: "choose", ...(typeof o === "object" ? o : {hero: o})}),
-  optionLabel: (_view, o) => (typeof o === "object" ? Object.values(o).map(name).join(" ")
-    : name(o)),
 });
 
 // -- the Titan's own phone (role link): the hand, the face-down card and the Titan's decisions --
 
-const TITAN_TASKS = ["crush", "obstruct", "sudden_change", "frenzy", "mutilate"];
-const DECLINABLE = ["sudden_change", "frenzy"];
-
-/** Step 3: each ability of the Titan card (a cost to give for one not known yet), and giving
- * the dice back. */
-function titanAbilities(view) {
-  const dice = view.titan.titan_dice;
-  const abilities = view.titan.abilities.map((a) => {
-    if (a.cost == null) {
-      return `<form data-form="titan-define" data-key="${a.n}" class="event">` +
-        `<input type="hidden" name="n" value="${a.n}">` +
-        `<label>${esc(t("ui.aot_ability_unknown", {n: a.n}))} ` +
-        `<input type="number" name="cost" min="1" max="15" required></label>` +
-        `<button${a.allowed ? "" : " disabled"}>${esc(t("ui.send"))}</button></form>`;
-    }
-    const open = a.allowed && a.cost <= dice;
-    return button("titan-ability", t("ui.aot_ability", {n: a.n, cost: a.cost}),
-      `data-n="${a.n}"${open ? "" : " disabled"}`) +
-      (a.allowed ? "" : ` <small>${esc(t("ui.aot_third_locked"))}</small>`);
-  });
-  return `<h3>${esc(t("ui.aot_titan_dice", {n: dice}))}</h3><div class="row">` +
-    abilities.join("") + "</div>" + button("titan-next", t("ui.aot_give_back"));
+/** Step 1 in two taps: the face-up card, then the second card (face down, or face up after
+ * Blinding Shot), which sends both; a card set aside last round is not offered («aucune carte
+ * ne peut être jouée deux tours consécutifs»: it is not in the hand). */
+const commitPick = {up: null};
+function titanCommit(view) {
+  const up = view.hand.includes(commitPick.up) ? commitPick.up : null;
+  const chip = (c) => `<label class="pick"><input type="radio" name="up" value="${esc(c)}" ` +
+    `data-act="titan-up"${c === up ? " checked" : ""}><span>${esc(name(c))}</span></label>`;
+  return `<fieldset><legend>${esc(t("ui.field_up"))}</legend><span class="chips">` +
+    view.hand.map(chip).join("") + "</span></fieldset>" + (up ? `<h3>${esc(t(view.titan.blind
+    ? "ui.aot_second_up" : "ui.aot_then_down"))}</h3><div class="row">` + view.hand
+    .filter((c) => c !== up).map((c) => button("titan-down", name(c), `data-card="${esc(c)}"`))
+    .join("") + "</div>" : "");
 }
 
-/** A choice of the Titan's (Crush, Obstruct, Sudden Change, Frenzy, Mutilation). */
-function titanChoice(view, task) {
-  const options = view.expects.options || [];
-  let html = `<h3>${esc(t("ui.aot_your_choice", {choice: name(task)}))}</h3>`;
-  if (task === "obstruct") {
-    const faces = [...new Set(Object.values(view.heroes).flatMap((h) => h.dice))];
-    return html + `<form data-form="titan-obstruct" class="event">` +
-      Controls.field({name: "hero", kind: "choice", from: () => options}, view) +
-      Controls.field({name: "face", kind: "choice", from: () => [...faces, "titan"]}, view) +
+/** Step 3: an ability whose cost is not known yet is taught on the spot (a stepper). */
+const defineStores = {};
+function titanDefine(view) {
+  return view.titan.abilities.filter((a) => a.cost == null && a.allowed).map((a) => {
+    const store = defineStores[a.n] || (defineStores[a.n] = {values: {}, sizes: {}});
+    const fields = Fields.make(`titan-define-${a.n}`, store, () => renderRole());
+    return `<form data-form="titan-define-${a.n}" class="event">` +
+      `<h3>${esc(t("ui.aot_ability_unknown", {n: a.n}))}</h3>` +
+      fields.labelled({name: "cost", type: "number", min: 1, max: 15, required: true}, "cost") +
       `<button>${esc(t("ui.send"))}</button></form>`;
-  }
-  html += `<div class="row">` + options.map((o, i) => button("titan-option",
-    typeof o === "object" ? `${name(o.replace)} → ${name(o.card)}` : name(o),
-    `data-index="${i}"`)).join("") + "</div>";
-  return html + (DECLINABLE.includes(task) ? button("titan-decline", t("ui.aot_decline")) : "");
+  }).join("");
 }
 
 /** What the Titan's printed ability or Action card did, in the effect vocabulary. */
 const answer = {values: {}, sizes: {}};
 const answerFields = Fields.make("titan-answer", answer, () => renderRole());
-const effectsSpec = (game) => {
-  const kinds = Teach.kinds(game);
-  return kinds && kinds.ability.fields.find((f) => f.name === "effects");
-};
 
-function titanAnswer(pic, index) {
-  const spec = effectsSpec(pic.view.game);
-  return `<h3>${esc(both(pic.texts.prompts[index]))}</h3>` + (spec ? `<form ` +
-    `data-form="titan-answer" class="event">${answerFields.labelled(spec, "effects")}` +
-    `<button>${esc(t("ui.send"))}</button></form>` : "");
+/** The Titan's taps (``view.taps``: what the rules take from its phone now), in words. */
+function titanTaps(view) {
+  const question = view.prompts.find((p) => p.answer === "choose");
+  const head = question && view.taps.some((e) => e.type === "choose")
+    ? `<h3>${esc(t("ui.aot_your_choice", {choice: name(question.id)}))}</h3>` : "";
+  return head + `<div class="row">` + view.taps.map((e, i) => {
+    const label = e.type === "next" ? t("ui.aot_give_back") : e.type === "resolve"
+      ? t("ui.aot_apply", {card: name(current(view) && current(view).card)})
+      : tapLabel(view, e)[0];
+    return button("titan-tap", label, `data-index="${i}"`);
+  }).join("") + "</div>";
 }
 
 /** The Titan's own phone: the hand, the face-down card, and the Titan's decisions now. */
 function role(pic) {
   const view = pic.view;
   const events = view.expects.events;
-  const prompts = view.prompts || [];
-  const task = prompts.find((p) => p.answer === "choose");
   let html = `<h2>${esc(t("ui.aot_titan_phone"))}</h2><p>${esc(t("ui.aot_hidden", {
     card: view.hidden ? name(view.hidden) : "—"}))}</p><p>${esc(t("ui.aot_hand_cards", {
     cards: view.hand.map(name).join(", ")}))}</p>`;
-  if (events.includes("commit")) {
-    html += `<form data-form="titan-commit" class="event">${Controls.field({name: "up",
-      kind: "choice", from: () => view.hand}, view)}${Controls.field({name: "down",
-      kind: "choice", from: () => view.hand}, view)}<button>${esc(t("ui.send"))}</button></form>`;
+  if (events.includes("commit")) html += titanCommit(view);
+  if (events.includes("ability")) {
+    html += `<h3>${esc(t("ui.aot_titan_dice", {n: view.titan.titan_dice}))}</h3>` +
+      titanDefine(view);
   }
-  if (events.includes("ability")) html += titanAbilities(view);
-  if (events.includes("choose") && task && TITAN_TASKS.includes(task.id)) {
-    html += titanChoice(view, task.id);
-  }
-  if (events.includes("answer")) {
-    html += titanAnswer(pic, prompts.findIndex((p) => p.id === "text"));
-  }
-  if (events.includes("resolve")) {
-    const card = view.actions.find((a) => !a.resolved);
-    html += button("titan-apply", t("ui.aot_apply", {card: name(card && card.card)}));
-  }
+  if (view.taps.length) html += titanTaps(view);
+  if (events.includes("answer")) html += answerForm(pic, "titan-answer", answerFields);
   return html;
 }
 
-const asTitan = (event) => () => sendAsRole(event);
 const titanForms = {
-  "titan-commit": (d) => sendAsRole({type: "commit", up: d.up, down: d.down}),
-  "titan-define": (d) => sendAsRole({type: "ability", n: Number(d.n),
-    define: {cost: Number(d.cost)}}),
-  "titan-obstruct": (d) => sendAsRole({type: "choose", hero: d.hero, face: d.face}),
+  ...Object.fromEntries([1, 2, 3].map((n) => [`titan-define-${n}`, () => sendAsRole({
+    type: "ability", n, define: {cost: Number(defineStores[n].values.cost)}})
+    .then(answered(defineStores[n]))])),
   "titan-answer": () => sendAsRole({type: "answer", effects: answerFields.value(
-    effectsSpec(app.role.pic.view.game), "effects") || []}).then((done) => {
-    if (done) Object.assign(answer, {values: {}, sizes: {}});
-  }),
+    effectsSpec(app.role.pic.view.game), "effects") || []}).then(answered(answer)),
 };
 const titanActions = {
-  "titan-ability": (el) => sendAsRole({type: "ability", n: Number(el.dataset.n)}),
-  "titan-next": asTitan({type: "next"}),
-  "titan-apply": asTitan({type: "resolve"}),
-  "titan-decline": asTitan({type: "choose"}),
-  "titan-option": (el) => {
-    const view = app.role.pic.view;
-    const option = view.expects.options[el.dataset.index];
-    const task = view.prompts.find((p) => p.answer === "choose").id;
-    return sendAsRole({type: "choose", ...(typeof option === "object" ? option
-      : {[task === "crush" ? "hero" : "card"]: option})});
-  },
+  "titan-up": (el) => { commitPick.up = el.value; renderRole(); },
+  "titan-down": (el) => sendAsRole({type: "commit", up: commitPick.up, down: el.dataset.card})
+    .then((done) => { if (done) commitPick.up = null; }),
+  "titan-tap": (el) => sendAsRole(app.role.pic.view.taps[el.dataset.index]),
+};
+const hostForms = {
+  answer: () => send({type: "answer", effects: hostAnswerFields.value(
+    effectsSpec(app.pic.view.game), "effects") || []}).then(answered(hostAnswer)),
+  "aot-give": (d) => send({type: "give", gifts: Object.fromEntries(Object.entries(d)
+    .filter(([k, v]) => k.startsWith("gift-") && v).map(([k, v]) => [k.slice(5), v]))}),
 };
 
 registerGame("aot-last-stand", {top, board, heroes, setupForm, host: controls.host, role,
-  roles: ["titan"], forms: {setup, ...titanForms, ...controls.forms},
+  roles: ["titan"], forms: {setup, ...titanForms, ...hostForms, ...controls.forms},
   actions: {...controls.actions, ...titanActions,
     "teach-hero": (el) => Teach.open("hero", el.dataset.hero)}, simulated: ["dice"]});
 })();

@@ -21,6 +21,7 @@ from companion.engine import (
     Step,
     Tally,
     Template,
+    validate,
 )
 from companion.engine.catalog import localized
 from companion.engine.rules import RulesGame
@@ -35,6 +36,7 @@ from .notices import warnings
 from .roles import ROLES, TITAN_TASKS, check_titan
 from .schemas import EVENTS
 from .setup import initial_state
+from .taps import taps, trial
 
 PHASE_EVENTS = {  # by step
     1: ("commit",),
@@ -144,6 +146,7 @@ class LastStand(RulesGame):
             "citizens": {"left": DATA["citizens"] - state["devoured"],
                          "devoured": state["devoured"]},
             "cannons": {"left": state["cannons"], "used_this_round": state["cannon_used"]},
+            "gift_given": state["gift"],
             "heroes": {h: {"name": hero["name"], "player": hero["player"],
                            "colour": hero["colour"], "hearts": hero["hearts"],
                            "level": hero["level"], "rolled": hero["rolled"],
@@ -152,6 +155,7 @@ class LastStand(RulesGame):
                            "power_off": power_off(state, h)}
                        for h, hero in state["heroes"].items()},
             "titan": {"player": titan["player"], "card": titan["card"],
+                      "cards": list(state["catalog"]["titan"][titan["card"]]["actions"]),
                       "hand_size": len(titan["hand"]), "set_aside": list(titan["set_aside"]),
                       "removed": list(titan["removed"]), "titan_dice": len(titan["pool"]),
                       "abilities": steps.abilities(state),
@@ -168,7 +172,17 @@ class LastStand(RulesGame):
             "players": [{"name": titan["player"], "role": "titan"}] + [
                 {"name": h["player"], "role": "hero", "hero": hid}
                 for hid, h in state["heroes"].items()],
+            "taps": taps(state, trial(lambda e: self._try(state, e)), titan=False),
         }
+
+    def _try(self, state: State, event: dict[str, Any], titan: bool = False) -> None:
+        """Apply ``event`` to a copy of the state (raises the refusal; the table is not
+        touched); ``titan``: as sent from the Titan's own phone."""
+        fields = {k: v for k, v in event.items() if k != "type"}
+        checked = Event(event["type"], validate(event["type"], fields, self.events[event["type"]]))
+        if titan:
+            check_titan(state, checked)
+        self.apply(state, checked)
 
     def role_view(self, role: str, state: State) -> dict[str, Any]:
         """A secret role's own picture (only the Titan's so far)."""
@@ -189,6 +203,7 @@ class LastStand(RulesGame):
                            for e in state["play"]]
         data["hidden"] = next((e["card"] for e in state["play"] if not e["up"]), None)
         data["expects"] = self.titan_expects(state).to_json()
+        data["taps"] = taps(state, trial(lambda e: self._try(state, e, titan=True)), titan=True)
         return data
 
 

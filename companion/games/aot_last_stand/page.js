@@ -74,15 +74,13 @@ function setup(d) {
 const LISTED = ["dice", "hand", "set_aside", "pile"];  // corrections typed as "a, b, c"
 const hero = {name: "hero", kind: "choice", from: heroIds};
 
-/** The Action cards the Titan may commit now, as far as the shared page knows: its seven, less
- * those set aside last round («aucune carte ne peut être jouée deux tours consécutifs»), those
- * removed and those in play (the hand itself is the Titan's secret). */
+/** The Action cards the Titan may commit in step 1, from the shared page: its seven, less those
+ * set aside last round («aucune carte ne peut être jouée deux tours consécutifs») and those
+ * removed: its hand, which the shared page cannot tell in step 6, while a card is hidden. */
 const committable = (view) => view.titan.cards.filter((c) => !view.titan.set_aside.includes(c) &&
   !view.titan.removed.includes(c));
-const cardChips = (field) => ({name: field, kind: "choice", chips: true, from: committable});
 
 const DESCRIPTION = {
-  commit: {fields: [cardChips("up"), cardChips("down")]},
   adjust: {fields: [{...hero, optional: true},
     {name: "hearts", kind: "number", min: 0, max: 3, optional: true},
     {name: "level", kind: "choice", from: () => LEVELS, numbers: true, label: String,
@@ -99,13 +97,19 @@ const DESCRIPTION = {
     .map((n) => [n, f[n].split(",").map((s) => s.trim()).filter(Boolean)]))})},
 };
 
-/** Eren's gifts: for each teammate, one of Eren's faces (chips), or none. */
+/** Eren's gifts (end of step 2, «Eren peut donner un dé à chacun de ses coéquipiers»): for
+ * each teammate a chip per face of Eren's dice still free (a die goes to one teammate only);
+ * a second tap on a chip takes the gift back. */
+const gifts = {};
 function giftFields(view) {
-  const faces = [...new Set(view.heroes.eren.dice)];
+  const dice = view.heroes.eren.dice;
+  const free = (h) => dice.filter((f, i) => dice.indexOf(f) === i &&
+    dice.filter((d) => d === f).length > Object.entries(gifts)
+      .filter(([who, g]) => who !== h && g === f).length);
   return heroIds(view).filter((h) => h !== "eren").map((h) => `<fieldset><legend>` +
-    `${esc(player(view, h))}</legend><span class="chips">` + faces.map((f) => `<label ` +
-    `class="pick"><input type="radio" name="gift-${esc(h)}" value="${esc(f)}"><span>` +
-    `${SYMBOL[f]} ${esc(name(f))}</span></label>`).join("") + "</span></fieldset>").join("");
+    `${esc(player(view, h))}</legend><div class="row">` + free(h).map((f) => button("gift",
+    `${SYMBOL[f]} ${name(f)}`, `data-hero="${esc(h)}" data-face="${esc(f)}" aria-pressed=` +
+    `"${gifts[h] === f}"`)).join("") + "</div></fieldset>").join("");
 }
 
 /** The dice event of the first hero the table waits for: a first roll (step 2), or dice
@@ -192,7 +196,8 @@ const answered = (store) => (done) => {
 /** The host's part: the one-tap events first, then the pickers of what has too many answers
  * for buttons (the Titan's cards, Eren's gifts, a printed effect), the dice to tap. */
 function extra(view, expects) {
-  let html = "";
+  let html = view.step === 1 && expects.events.includes("commit")
+    ? commitPicker(committable(view), view.titan.blind, "commit-down") : "";
   if (expects.events.includes("answer")) html += answerForm(app.pic, "answer", hostAnswerFields);
   if (expects.events.includes("give") && view.heroes.eren && !view.gift_given &&
       Object.values(view.heroes).every((h) => h.rolled)) {
@@ -212,21 +217,25 @@ const controls = Controls.make({
 // -- the Titan's own phone (role link): the hand, the face-down card and the Titan's decisions --
 
 /** Step 1 in two taps: the face-up card, then the second card (face down, or face up after
- * Blinding Shot), which sends both; a card set aside last round is not offered («aucune carte
- * ne peut être jouée deux tours consécutifs»: it is not in the hand). */
+ * Blinding Shot), which sends both (``act``: the second tap's action, the Titan's phone's or
+ * the table's). ``cards``: the hand (a card set aside last round is not in it: «aucune carte
+ * ne peut être jouée deux tours consécutifs»). */
 const commitPick = {up: null};
-function titanCommit(view) {
-  const up = view.hand.includes(commitPick.up) ? commitPick.up : null;
+function commitPicker(cards, blind, act) {
+  const up = cards.includes(commitPick.up) ? commitPick.up : null;
   const chip = (c) => `<label class="pick"><input type="radio" name="up" value="${esc(c)}" ` +
-    `data-act="titan-up"${c === up ? " checked" : ""}><span>${esc(name(c))}</span></label>`;
+    `data-act="commit-up"${c === up ? " checked" : ""}><span>${esc(name(c))}</span></label>`;
   return `<fieldset><legend>${esc(t("ui.field_up"))}</legend><span class="chips">` +
-    view.hand.map(chip).join("") + "</span></fieldset>" + (up ? `<h3>${esc(t(view.titan.blind
-    ? "ui.aot_second_up" : "ui.aot_then_down"))}</h3><div class="row">` + view.hand
-    .filter((c) => c !== up).map((c) => button("titan-down", name(c), `data-card="${esc(c)}"`))
+    cards.map(chip).join("") + "</span></fieldset>" + (up ? `<h3>${esc(t(blind
+    ? "ui.aot_second_up" : "ui.aot_then_down"))}</h3><div class="row">` + cards
+    .filter((c) => c !== up).map((c) => button(act, name(c), `data-card="${esc(c)}"`))
     .join("") + "</div>" : "");
 }
+const commitOf = (el) => ({type: "commit", up: commitPick.up, down: el.dataset.card});
+const committed = (done) => { if (done) commitPick.up = null; };
 
-/** Step 3: an ability whose cost is not known yet is taught on the spot (a stepper). */
+/** Step 3: an ability whose cost is not known yet is taught on the spot and used (a stepper up
+ * to the Titan faces it has: a dearer one cannot be used this round). */
 const defineStores = {};
 function titanDefine(view) {
   return view.titan.abilities.filter((a) => a.cost == null && a.allowed).map((a) => {
@@ -234,7 +243,8 @@ function titanDefine(view) {
     const fields = Fields.make(`titan-define-${a.n}`, store, () => renderRole());
     return `<form data-form="titan-define-${a.n}" class="event">` +
       `<h3>${esc(t("ui.aot_ability_unknown", {n: a.n}))}</h3>` +
-      fields.labelled({name: "cost", type: "number", min: 1, max: 15, required: true}, "cost") +
+      fields.labelled({name: "cost", type: "number", min: 1, max: view.titan.titan_dice,
+        required: true}, "cost") +
       `<button>${esc(t("ui.send"))}</button></form>`;
   }).join("");
 }
@@ -263,7 +273,7 @@ function role(pic) {
   let html = `<h2>${esc(t("ui.aot_titan_phone"))}</h2><p>${esc(t("ui.aot_hidden", {
     card: view.hidden ? name(view.hidden) : "—"}))}</p><p>${esc(t("ui.aot_hand_cards", {
     cards: view.hand.map(name).join(", ")}))}</p>`;
-  if (events.includes("commit")) html += titanCommit(view);
+  if (events.includes("commit")) html += commitPicker(view.hand, view.titan.blind, "titan-down");
   if (events.includes("ability")) {
     html += `<h3>${esc(t("ui.aot_titan_dice", {n: view.titan.titan_dice}))}</h3>` +
       titanDefine(view);
@@ -280,21 +290,28 @@ const titanForms = {
   "titan-answer": () => sendAsRole({type: "answer", effects: answerFields.value(
     effectsSpec(app.role.pic.view.game), "effects") || []}).then(answered(answer)),
 };
-const titanActions = {
-  "titan-up": (el) => { commitPick.up = el.value; renderRole(); },
-  "titan-down": (el) => sendAsRole({type: "commit", up: commitPick.up, down: el.dataset.card})
-    .then((done) => { if (done) commitPick.up = null; }),
+const pickActions = {
+  "commit-up": (el) => { commitPick.up = el.value; renderRole(); renderHost(); },
+  "titan-down": (el) => sendAsRole(commitOf(el)).then(committed),
+  "commit-down": (el) => send(commitOf(el)).then(committed),
+  gift: (el) => {
+    const {hero: h, face} = el.dataset;
+    if (gifts[h] === face) delete gifts[h];
+    else gifts[h] = face;
+    renderHost();
+  },
   "titan-tap": (el) => sendAsRole(app.role.pic.view.taps[el.dataset.index]),
 };
 const hostForms = {
   answer: () => send({type: "answer", effects: hostAnswerFields.value(
     effectsSpec(app.pic.view.game), "effects") || []}).then(answered(hostAnswer)),
-  "aot-give": (d) => send({type: "give", gifts: Object.fromEntries(Object.entries(d)
-    .filter(([k, v]) => k.startsWith("gift-") && v).map(([k, v]) => [k.slice(5), v]))}),
+  "aot-give": () => send({type: "give", gifts: {...gifts}}).then((done) => {
+    if (done) for (const h of Object.keys(gifts)) delete gifts[h];
+  }),
 };
 
 registerGame("aot-last-stand", {top, board, heroes, setupForm, host: controls.host, role,
   roles: ["titan"], forms: {setup, ...titanForms, ...hostForms, ...controls.forms},
-  actions: {...controls.actions, ...titanActions,
+  actions: {...controls.actions, ...pickActions,
     "teach-hero": (el) => Teach.open("hero", el.dataset.hero)}, simulated: ["dice"]});
 })();

@@ -172,10 +172,10 @@ class LastStand(RulesGame):
             "players": [{"name": titan["player"], "role": "titan"}] + [
                 {"name": h["player"], "role": "hero", "hero": hid}
                 for hid, h in state["heroes"].items()],
-            "taps": taps(state, trial(lambda e: self._try(state, e)), titan=False),
+            "taps": taps(state, trial(lambda e: self.try_event(state, e)), titan=False),
         }
 
-    def _try(self, state: State, event: dict[str, Any], titan: bool = False) -> None:
+    def try_event(self, state: State, event: dict[str, Any], titan: bool = False) -> None:
         """Apply ``event`` to a copy of the state (raises the refusal; the table is not
         touched); ``titan``: as sent from the Titan's own phone."""
         fields = {k: v for k, v in event.items() if k != "type"}
@@ -203,7 +203,7 @@ class LastStand(RulesGame):
                            for e in state["play"]]
         data["hidden"] = next((e["card"] for e in state["play"] if not e["up"]), None)
         data["expects"] = self.titan_expects(state).to_json()
-        data["taps"] = taps(state, trial(lambda e: self._try(state, e, titan=True)), titan=True)
+        data["taps"] = taps(state, trial(lambda e: self.try_event(state, e, titan=True)), titan=True)
         return data
 
 

@@ -74,12 +74,6 @@ function setup(d) {
 const LISTED = ["dice", "hand", "set_aside", "pile"];  // corrections typed as "a, b, c"
 const hero = {name: "hero", kind: "choice", from: heroIds};
 
-/** The Action cards the Titan may commit in step 1, from the shared page: its seven, less those
- * set aside last round («aucune carte ne peut être jouée deux tours consécutifs») and those
- * removed: its hand, which the shared page cannot tell in step 6, while a card is hidden. */
-const committable = (view) => view.titan.cards.filter((c) => !view.titan.set_aside.includes(c) &&
-  !view.titan.removed.includes(c));
-
 const DESCRIPTION = {
   adjust: {fields: [{...hero, optional: true},
     {name: "hearts", kind: "number", min: 0, max: 3, optional: true},
@@ -197,7 +191,7 @@ const answered = (store) => (done) => {
  * for buttons (the Titan's cards, Eren's gifts, a printed effect), the dice to tap. */
 function extra(view, expects) {
   let html = view.step === 1 && expects.events.includes("commit")
-    ? commitPicker(committable(view), view.titan.blind, "commit-down") : "";
+    ? commitPicker(view.titan.committable, view.titan.blind, "commit-down") : "";
   if (expects.events.includes("answer")) html += answerForm(app.pic, "answer", hostAnswerFields);
   if (expects.events.includes("give") && view.heroes.eren && !view.gift_given &&
       Object.values(view.heroes).every((h) => h.rolled)) {

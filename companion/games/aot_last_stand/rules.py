@@ -155,7 +155,9 @@ class LastStand(RulesGame):
                            "power_off": power_off(state, h)}
                        for h, hero in state["heroes"].items()},
             "titan": {"player": titan["player"], "card": titan["card"],
-                      "cards": list(state["catalog"]["titan"][titan["card"]]["actions"]),
+                      # step 1: the hand is the seven cards less those set aside and removed,
+                      # no secret; later a card in play is hidden, and so is the hand
+                      "committable": sorted(titan["hand"]) if state["step"] == 1 else [],
                       "hand_size": len(titan["hand"]), "set_aside": list(titan["set_aside"]),
                       "removed": list(titan["removed"]), "titan_dice": len(titan["pool"]),
                       "abilities": steps.abilities(state),
@@ -203,7 +205,8 @@ class LastStand(RulesGame):
                            for e in state["play"]]
         data["hidden"] = next((e["card"] for e in state["play"] if not e["up"]), None)
         data["expects"] = self.titan_expects(state).to_json()
-        data["taps"] = taps(state, trial(lambda e: self.try_event(state, e, titan=True)), titan=True)
+        data["taps"] = taps(state, trial(lambda e: self.try_event(state, e, titan=True)),
+                            titan=True)
         return data
 
 

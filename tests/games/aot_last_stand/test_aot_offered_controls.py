@@ -72,9 +72,7 @@ def offered(state: dict[str, Any]) -> list[tuple[Event, bool]]:
     view, titan = GAME.view(state), GAME.titan_view(state)
     found = [(e, False) for e in view["taps"]] + [(e, True) for e in titan["taps"]]
     if view["step"] == 1 and "commit" in view["expects"]["events"] and not state["queue"]:
-        cards = [c for c in view["titan"]["cards"] if c not in view["titan"]["set_aside"] +
-                 view["titan"]["removed"]]
-        found += [(e, False) for e in commits(cards)]
+        found += [(e, False) for e in commits(view["titan"]["committable"])]
         found += [(e, True) for e in commits(titan["hand"])]
     if ("give" in view["expects"]["events"] and "eren" in view["heroes"] and
             not view["gift_given"] and all(h["rolled"] for h in view["heroes"].values())):

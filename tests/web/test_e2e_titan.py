@@ -1,7 +1,8 @@
 """End to end in a real browser: the Titan player's phone, opened from the host's role link,
 commits its two Action cards (two taps on their printed names), spends its Titan faces on its
 first ability, then on its second (its cost on a stepper, and what its printed text did said in
-the effect vocabulary) and gives the dice back, while a heroes' phone follows; the hidden card never reaches the heroes' page.
+the effect vocabulary) and gives the dice back, while a heroes' phone follows; the hidden card
+never reaches the heroes' page.
 Rulebook: «Théo [...] choisit de les dépenser afin d'utiliser sa première aptitude : son Titan
 dévore donc un Citoyen»; «Il peut éventuellement déclencher plusieurs fois la même capacité».
 """

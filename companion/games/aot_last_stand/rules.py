@@ -4,9 +4,10 @@ handlers of its events, step 6 (the heroes' dice) included."""
 from __future__ import annotations
 
 import copy
+import json
 from collections import Counter
 from collections.abc import Mapping
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,7 @@ PHASE_EVENTS = {  # by step
     6: ("move", "melee", "cannon", "cycle", "search", "provide", "activate", "next"),
 }
 PROFILE = "aot/hero"
+MESSAGES = Path(__file__).parent / "messages"
 AUTOMATIC = ("resolve", "next")
 """What the table sent before the round inferred its steps (issue 17) and the round now does by
 itself: a card nobody can counter resolved, step 6 ended when no hero holds a die."""
@@ -66,7 +68,7 @@ class LastStand(RulesGame):
     id = "aot-last-stand"
     catalog = CATALOG
     events = EVENTS
-    messages_dir = Path(__file__).parent / "messages"
+    messages_dir = MESSAGES
     handlers = HANDLERS
     anytime = ("adjust", "teach", "top")  # the Tactic pile's top may be named at any time
 
@@ -104,6 +106,10 @@ class LastStand(RulesGame):
         for kind in ("titan", "action", "tactic"):
             names.update({i: localized(d.get("name"), lang) or i for i, d in catalog[kind].items()})
         names.update({i: d["name"] for i, d in catalog["hero"].items()})
+        unnamed = _unnamed(lang)
+        for titan in catalog["titan"].values():  # a card not taught yet: its place in the deck
+            names.update({card: unnamed.format(n=n) for n, card in
+                          enumerate(titan["actions"], start=1) if card not in names})
         return names
 
     def tally(self, state: State) -> Tally:
@@ -208,6 +214,15 @@ class LastStand(RulesGame):
         data["taps"] = taps(state, trial(lambda e: self.try_event(state, e, titan=True)),
                             titan=True)
         return data
+
+
+@cache
+def _unnamed(lang: str) -> str:
+    """The name of an Action card the owner has not taught (its printed name is not public)."""
+    path = MESSAGES / f"{lang}.json"
+    texts = json.loads((path if path.exists() else MESSAGES / "en.json").read_text(
+        encoding="utf-8"))
+    return texts["card.unnamed"]
 
 
 def _expects(state: State, titan: bool) -> Expectation:

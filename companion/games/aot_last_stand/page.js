@@ -10,6 +10,8 @@
 const FACES = ["titan", "combat", "tactic", "move", "cannon", "dodge"];
 const SYMBOL = {titan: "☗", combat: "⚔", tactic: "✎", move: "➶", cannon: "✹", dodge: "↯"};
 const TITANS = ["basic", "destroyer", "voracious", "deviant"];
+const TACTICS = ["sauvetage", "guerison", "tir-aveuglant", "mutilation", "chute-raide",
+  "decapitation", "eradication"];  // the pile lies face up: its top card is seen at set-up
 const HEROES = ["eren", "sasha", "erwin", "mikasa", "levi", "conny", "armin", "hange"];
 const LEVELS = [0, 1, 2, 3, 4, 5, 6, 7, 8];
 const heroIds = (view) => Object.keys(view.heroes);
@@ -60,15 +62,15 @@ const setupForm = () => `<form data-form="setup" data-game="aot-last-stand" clas
     `<input name="h${i}-name" placeholder="${esc(t("ui.player_name"))}">` +
     `<select name="h${i}-hero" aria-label="${esc(t("ui.field_hero"))}">${options(HEROES, HEROES[i])}</select>` +
     `<select name="h${i}-level" aria-label="${esc(t("ui.field_level"))}">${options([0, 3, 5], 0, String)}</select></fieldset>`).join("") +
-  `<label>${esc(t("ui.field_tactics"))} <input name="tactics" placeholder="sauvetage, guerison">` +
-  `</label><button>${esc(t("ui.start"))}</button></form>`;
+  `<div class="event">${Controls.field({name: "tactic_top", kind: "choice", chips: true,
+    optional: true, from: () => TACTICS}, null)}</div>` +
+  `<button>${esc(t("ui.start"))}</button></form>`;
 
 function setup(d) {
   const heroes = [0, 1, 2, 3].filter((i) => d[`h${i}-name`].trim()).map((i) => ({
     name: d[`h${i}-name`].trim(), hero: d[`h${i}-hero`], level: Number(d[`h${i}-level`])}));
-  const tactics = d.tactics.split(",").map((s) => s.trim()).filter(Boolean);
   return send({type: "setup", game: "aot-last-stand", titan: {name: d["titan-name"].trim(),
-    card: d["titan-card"]}, heroes, ...(tactics.length ? {tactics} : {})});
+    card: d["titan-card"]}, heroes, ...(d.tactic_top ? {tactics: [d.tactic_top]} : {})});
 }
 
 const LISTED = ["dice", "hand", "set_aside", "pile"];  // corrections typed as "a, b, c"

@@ -94,3 +94,14 @@ def test_zones_are_named_as_printed(lang, zone):
                   lang, GAME, None)
     assert "zone Start" not in text and "WEAK zone" not in text and "zone WEAK" not in text
     assert "KILL zone" not in text and "zone KILL" not in text, text
+
+
+def test_the_page_names_the_zones_as_the_announcements_do():
+    """The header's zone is the word printed on the track, as in the announcements: «WEAK
+    ZONE», «KILL ZONE», «Start» in French too (not «ZONE FAIBLE» above «WEAK ZONE»)."""
+    from web.texts import ui_texts
+
+    for lang in LANGS:
+        page = ui_texts(lang)
+        assert (page["ui.aot_zone_weak"], page["ui.aot_zone_kill"], page["ui.aot_zone_start"]) \
+            == ("WEAK ZONE", "KILL ZONE", "Start"), lang

@@ -78,7 +78,8 @@ const hero = {name: "hero", kind: "choice", from: heroIds};
 
 const DESCRIPTION = {
   adjust: {fields: [{...hero, optional: true},
-    {name: "hearts", kind: "number", min: 0, max: 3, optional: true},
+    {name: "hearts", kind: "choice", chips: true, from: () => [0, 1, 2, 3], numbers: true,
+      label: String, optional: true},
     {name: "level", kind: "choice", from: () => LEVELS, numbers: true, label: String,
       optional: true},
     {name: "dice", kind: "text", optional: true, placeholder: "combat, move, move"},
@@ -86,8 +87,9 @@ const DESCRIPTION = {
     {name: "devoured", kind: "number", min: 0, max: 12, optional: true},
     {name: "cannons", kind: "number", min: 0, max: 6, optional: true},
     ...["hand", "set_aside", "pile"].map((n) => ({name: n, kind: "text", optional: true})),
-    {name: "top", kind: "text", optional: true},
-    {name: "step", kind: "number", min: 1, max: 6, optional: true},
+    {name: "top", kind: "choice", chips: true, from: () => TACTICS, optional: true},
+    {name: "step", kind: "choice", chips: true, from: () => [1, 2, 3, 4, 5, 6], numbers: true,
+      label: String, optional: true},
     {name: "note", kind: "text", optional: true}],
   build: (f) => ({...f, ...Object.fromEntries(LISTED.filter((n) => f[n] !== undefined)
     .map((n) => [n, f[n].split(",").map((s) => s.trim()).filter(Boolean)]))})},

@@ -118,3 +118,37 @@ def test_every_offered_control_is_taken(seed):
         state = GAME.apply(state, checked(event)).state
     assert tried > 50
     assert refused == [], refused[:5]
+
+
+def test_step_6_offers_only_the_moves_the_rules_take():
+    """Found by the testers: step 6 offered Cannon, Melee and Move that were refused, and
+    "Search (Armin)" with no Armin at the table. «Le Héros doit se trouver sur le Titan pour
+    l'attaquer au corps-à-corps (niveaux 1, 2, 4, 6, 7 ou 8)», «[Tirer au canon] Le Héros doit
+    se trouver sur la Tour (Niveau 3 ou 5)», one ➶ per level («Se déplacer»)."""
+    state = GAME.setup(checked(setup_of((("mikasa", 0), ("levi", 3)))).fields).state
+    for event in ({"type": "commit", "up": "basic-3", "down": "basic-4"},
+                  {"type": "roll", "hero": "mikasa", "faces": ["combat", "cannon", "move",
+                                                                "dodge", "dodge"]},
+                  {"type": "roll", "hero": "levi", "faces": ["cannon", "combat", "dodge",
+                                                              "dodge", "dodge"]}):
+        state = GAME.apply(state, checked(event)).state
+    while state["step"] != 6:  # the cards suffered; what the untaught ones did: nothing
+        view = GAME.view(state)
+        event = view["taps"][0] if view["taps"] else {"type": "answer", "effects": []}
+        state = GAME.apply(state, checked(event)).state
+    taps = GAME.view(state)["taps"]
+    assert {"type": "move", "hero": "mikasa", "to": 1} in taps
+    assert {"type": "move", "hero": "mikasa", "to": 3} in taps  # the Tower in one
+    assert not any(e["type"] == "move" and e["hero"] == "levi" for e in taps)  # no ➶
+    assert not any(e["type"] == "melee" for e in taps)  # Mikasa on the ground, Levi on the Tower
+    assert {"type": "cannon", "hero": "levi", "count": 1} in taps
+    assert not any(e["type"] == "cannon" and e["hero"] == "mikasa" for e in taps)
+    assert not any(e["type"] == "search" for e in taps)  # no Armin
+    for event in taps:
+        GAME.try_event(state, event)
+
+
+def setup_of(team) -> Event:
+    return {"type": "setup", "titan": {"name": "Théo", "card": "basic"},
+            "heroes": [{"name": f"P{i}", "hero": h, "level": lv} for i, (h, lv) in
+                       enumerate(team)], "tactics": PILE}

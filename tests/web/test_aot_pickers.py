@@ -73,3 +73,14 @@ def test_the_picked_card_survives_a_redraw(browser, server):  # noqa: F811
     page.click("#host button[data-act=commit-down]:has-text('Stomp')")
     at_version(page, version + 1)
     assert page.evaluate("app.pic.view.actions[0].card") == "frenesie"
+
+
+def test_an_ability_or_action_may_be_taught_as_doing_nothing(viewer):
+    """The teaching forms of the Titan's abilities and Action cards offer "does nothing here"
+    (issue 39, item 4), sent as an empty list of effects, as Last Bastion's timings do."""
+    kinds = viewer.get("/api/definitions?game=aot-last-stand").json["kinds"]
+    for kind in ("ability", "action"):
+        fields = {f["name"]: f for f in next(k for k in kinds if k["kind"] == kind)["fields"]}
+        shapes = {c["as"]: c for c in fields["effects"]["choices"]}
+        assert shapes["effects"]["type"] == "list"
+        assert (shapes["nothing"]["min"], shapes["nothing"]["max"]) == (0, 0)

@@ -1,8 +1,8 @@
 """An Attack on Titan round played on two 360 × 740 phones, the table's and the Titan's, in
 English and in French, counting every tap and every key (issue 39): at most 8 taps on the
 table's phone and 3 on the Titan's, no key typed; the simulated table's Roll (a roll under the
-camera) is not counted. After each tap the control the game waits for is in the first screen and
-no page scrolls sideways.
+camera) is not counted. Before each tap the control is in the first screen, no part of the game
+reaches past the screen's edge and everything shown reads as words.
 
 The round as the rulebook plays it («Déroulement de la partie»,
 ../shared/rules/attack-on-titan-last-stand.fr.txt): the Titan commits two Action cards (step 1),
@@ -12,6 +12,8 @@ countered when the heroes can pay it, else suffered (5), the heroes use their di
 shot where they can (6), and they end the round (7)."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from test_e2e import ApiHost, at_version, become_host, browser, server  # noqa: F401
@@ -46,6 +48,20 @@ def nothing_wider(page) -> None:
     assert not wide, wide[:5]
 
 
+RAW = re.compile(r"\b(ui|name|prompt|expect|step|history)\.[a-z_]+|\{[a-z_]+[:}]|undefined|"
+                 r"\bnull\b|\[object|--json|companion cards|\{'|\b(basic|destroyer|voracious|"
+                 r"deviant)-\d")
+"""What a phone must never show: a raw catalog key, an unfilled {…}, "undefined", "null",
+"[object", a terminal command, a Python repr, a card id."""
+
+
+def words_clean(page) -> None:
+    """Everything the page shows reads as words (issue 39, item 5)."""
+    shown = page.inner_text("body")
+    found = RAW.search(shown)
+    assert found is None, shown[max(0, found.start() - 80):found.end() + 80]
+
+
 class Phone:
     """A phone's page, counting taps (and the keys pressed on it: none, every field is a
     picker)."""
@@ -71,6 +87,7 @@ class Phone:
         """The control is in the first screen, no sideways scroll; one tap; with ``sends``, the
         table takes the event it sends (a refusal fails the test)."""
         nothing_wider(self.page)
+        words_clean(self.page)
         in_first_screen(self.page, selector)
         before = self.version()
         self.page.locator(selector).first.click()

@@ -21,7 +21,7 @@ from companion.engine import RuleError
 from . import steps, tactics
 from .board import State, distance
 from .catalog import FACES, LEVELS
-from .dice import capacity
+from .dice import capacity, has_power
 from .effects import options
 from .roles import TITAN_TASKS
 
@@ -153,9 +153,11 @@ def _heroes_moves(state: State) -> Iterator[Event]:
                 most = min(most, state["cannons"] - state["cannon_used"])
             yield from ({"type": kind, "hero": hero_id, "count": n} for n in sorted({1, most})
                         if n >= 1)
-        yield {"type": "cycle", "pay": {hero_id: 1}}
-        yield from ({"type": "search", "hero": hero_id, "card": card}
-                    for card in tactics.in_pile(state) if card != tactics.top(state))
+        if capacity(state, hero_id, "tactic"):
+            yield {"type": "cycle", "pay": {hero_id: 1}}
+            if has_power(state, hero_id, "search"):
+                yield from ({"type": "search", "hero": hero_id, "card": card}
+                            for card in tactics.in_pile(state) if card != tactics.top(state))
     yield from _conditions(state)
     yield {"type": "activate"}
 

@@ -1,9 +1,11 @@
 // Attack on Titan: The Last Stand's renderer: the step, the Titan's health track and zone (marked
 // while assumed), citizens, cannons, each hero's hearts, level and dice (and a power still off,
 // with "Teach it" for the host), the Titan's hand size, the face-up Action and the Tactic on top;
-// the host's forms, the Correction of every count included. The Titan's own phone (role token)
-// also sees the hand and hidden card, and makes the Titan's decisions: commit, abilities, giving
-// the dice back, applying an Action nobody counters, its choices, what its printed text did.
+// the host's controls: one tap per move the rules take now (``view.taps``, tried on a copy of the
+// state by the rules), pickers of printed names for the rest (the Titan's cards, Eren's gifts,
+// what a printed effect did) and the Correction of every count. The Titan's own phone (role
+// token) also sees the hand and hidden card, and makes the Titan's decisions by the same taps:
+// commit, abilities, giving the dice back, applying an Action nobody counters, its choices.
 "use strict";
 
 (() => {

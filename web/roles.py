@@ -15,7 +15,7 @@ heroes).
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.engine import Event, RuleError
 
@@ -23,6 +23,8 @@ from .api import RESERVED
 from .context import current
 from .errors import ApiError, read_json
 from .host import require_host
+from .link import KEY as LINK
+from .link import qr_svg
 from .texts import all_texts, say
 
 HEADER = "X-Role-Token"
@@ -46,13 +48,23 @@ def require_role() -> str:
 
 @bp.post("/api/role/<role>")
 def issue(role: str) -> Response:
-    """Host: a token (and the page link) for a secret role of the game on the table."""
+    """Host: a token (and the page link, with its QR code to scan) for a secret role of the game
+    on the table."""
     require_host()
     read_json(())
     if role not in _roles_now():
         raise ApiError(404, "role.unknown", role=role)
     token = current().roles.issue(role)
-    return jsonify({"role": role, "token": token, "link": f"/#role={token}"})
+    link = f"/#role={token}"
+    return jsonify({"role": role, "token": token, "link": link,
+                    "qr": qr_svg(_page_url() + link)})
+
+
+def _page_url() -> str:
+    """Where the role's phone opens the page: the address the table's link gives (the LAN one),
+    else the one this request came to."""
+    attached = current_app.extensions.get(LINK)
+    return (attached.urls[0] if attached and attached.urls else request.host_url).rstrip("/")
 
 
 @bp.get("/api/role")

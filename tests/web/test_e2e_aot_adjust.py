@@ -1,6 +1,6 @@
 """End to end in a real browser: the host corrects Attack on Titan counts from the generated
-"Correction" form (a hero's dice typed as a list, the Titan's hand and set-aside cards, the step),
-a refusal names the value, and the heroes' phone shows the corrected picture."""
+"Correction" form (a hero's dice typed as a list, the Titan's hand and set-aside cards, the step
+as a chip), a refusal names the card, and the heroes' phone shows the corrected picture."""
 
 from __future__ import annotations
 
@@ -29,10 +29,10 @@ def test_the_host_corrects_dice_and_cards(browser, server):  # noqa: F811
     form = host.locator("form[data-event=adjust]")
     form.locator("input[name=hand]").fill("basic-3, basic-4, basic-5, basic-6")
     form.locator("button").click()
-    expect(host.locator("#toast")).to_contain_text("basic-7")  # nowhere: refused, named
+    expect(host.locator("#toast")).to_contain_text("Action card 7")  # nowhere: refused, named
     form = host.locator("form[data-event=adjust]")
     form.locator("input[name=hand]").fill("basic-3, basic-4, basic-5, basic-6, basic-7")
-    form.locator("input[name=step]").fill("4")
+    form.locator("label.pick:has(input[name=step][value='4'])").click()
     form.locator("button").click()
     at_version(viewer, version + 2)
     expect(viewer.locator("#headline")).to_contain_text("Step 4/7")

@@ -54,11 +54,10 @@ def fill_aot_setup(host) -> None:
 
 
 def commit_aot_cards(host) -> None:
-    """The host sends the Titan's two cards of step 1, one face up and one face down."""
-    form = host.locator("form[data-event=commit]")
-    form.locator("input[name=up]").fill("pietinement")
-    form.locator("input[name=down]").fill("frenesie")
-    form.locator("button").click()
+    """The host sends the Titan's two cards of step 1 by their printed names: one face up, then
+    one face down (the second tap sends both)."""
+    host.click("#host label.pick:has(input[name=up][value=pietinement])")
+    host.click("#host button[data-act=commit-down][data-card=frenesie]")
 
 
 def test_attack_on_titan_from_the_host_page(browser, server):  # noqa: F811

@@ -79,29 +79,24 @@ def test_an_attack_on_titan_round_fits_the_first_screen(browser, server, size): 
     page = host_phone(browser, server, size)
     at_version(page, ApiHost(server.url).send(*demo("aot-last-stand")[:3]))
     commit = next(e for e in demo("aot-last-stand") if e["type"] == "commit")
-    in_first_screen(page, "form[data-event=commit] input[name=up]")
-    page.fill("form[data-event=commit] input[name=up]", commit["up"])
-    page.fill("form[data-event=commit] input[name=down]", commit["down"])
-    step(page, "form[data-event=commit] button")
+    up = f"#host label.pick:has(input[name=up][value='{commit['up']}'])"
+    in_first_screen(page, up)
+    page.click(up)
+    step(page, f"#host button[data-act=commit-down][data-card='{commit['down']}']")
     # «Une fois que tous les Héros sont satisfaits de leurs dés, l'étape 2 est terminée»
     # (attack-on-titan-last-stand.fr.txt, step 2): no end of step before every hero has rolled
-    assert page.locator("button[data-act=event][data-event=next]").count() == 0
+    assert page.evaluate("app.pic.view.taps") == []
     while page.evaluate("app.pic.view.step") not in (1, 6):
         templates = page.evaluate("app.pic.view.expects.templates")
-        events = page.evaluate("app.pic.view.expects.events")
         if any((t.get("blank") or {}).get("kind") == "dice" for t in templates):
             step(page, "button[data-act=roll]")  # step 3 too: the dice given back, rerolled
-        elif "resolve" in events:
-            clean(page, "attack on titan: Action to resolve")
-            step(page, "form[data-event=resolve] button")
         else:
-            step(page, "button[data-act=event][data-event=next]")
-    if page.evaluate("app.pic.view.step") == 6:  # the next round's cards end step 6
-        again = next(e for e in demo("aot-last-stand")[4:] if e["type"] == "commit")
-        in_first_screen(page, "form[data-event=commit] input[name=up]")
+            if "resolve" in page.evaluate("app.pic.view.expects.events"):
+                clean(page, "attack on titan: Action to resolve")
+            step(page, "button[data-act=tap]")  # the card suffered, or the step's end
+    if page.evaluate("app.pic.view.step") == 6:  # the heroes end the round
         clean(page, "attack on titan: step 6")
-        page.fill("form[data-event=commit] input[name=up]", again["up"])
-        page.fill("form[data-event=commit] input[name=down]", again["down"])
-        step(page, "form[data-event=commit] button")
-        assert page.evaluate("[app.pic.view.round, app.pic.view.step]") == [2, 2]
+        kinds = page.evaluate("app.pic.view.taps.map((e) => e.type)")
+        step(page, f"button[data-act=tap][data-index='{kinds.index('next')}']")
+        assert page.evaluate("[app.pic.view.round, app.pic.view.step]") == [2, 1]
     assert not page.errors

@@ -21,8 +21,11 @@ def described(viewer, kind: str) -> dict:
 
 
 def test_effects_and_counts_are_described(viewer):
-    effects = described(viewer, "ability")["effects"]
-    assert (effects["type"], effects["max"], effects["item"]["type"]) == ("list", None, "effect")
+    shapes = described(viewer, "ability")["effects"]  # effects, or nothing at this table
+    assert [(c["as"], c["type"]) for c in shapes["choices"]] == [("effects", "list"),
+                                                                ("nothing", "list")]
+    effects = shapes["choices"][0]
+    assert (effects["max"], effects["item"]["type"]) == (None, "effect")
     ops = {o["op"]: o["fields"] for o in effects["item"]["ops"]}
     assert set(ops) == {"heal", "devour", "destroy", "strike", "crush", "obstruct",
                         "sudden_change", "frenzy", "attack"}
@@ -119,7 +122,7 @@ def test_the_page_warns_until_the_track_and_symbols_are_taught(host, viewer):
     track, sasha = picture["texts"]["warnings"]
     assert "supposée" in track["fr"] and "assumed" in track["en"]
     assert "Sasha : pouvoir éteint" in sasha["fr"] and "Sasha's power is off" in sasha["en"]
-    assert "--kind hero" in sasha["en"]
+    assert "Teach a card → Hero" in sasha["en"] and "--kind" not in sasha["en"]  # no terminal
     for kind, item, definition in (("track", "health", {"length": 18, "weak": 9, "kill": 14}),
                                    ("hero", "sasha", {"symbols": ["dodge"]})):
         assert host.send({"type": "teach", "kind": kind, "id": item,

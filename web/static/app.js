@@ -392,9 +392,11 @@ function newGame() {
 function roleLinks(roles) {
   const links = roles.map((role) => button("role-link", t("ui.role_link", {role: name(role)}),
     `data-role="${esc(role)}"`)).join("");
-  const shown = app.roleLink ? `<p class="role-link"><a href="${esc(app.roleLink)}" ` +
-    `target="_blank">${esc(location.origin + app.roleLink)}</a></p>` : "";
-  return `<details><summary>${esc(t("ui.roles"))}</summary><p>${esc(t("ui.roles_hint"))}</p>` +
+  const shown = app.roleLink ? `<div class="qr">${app.roleLink.qr}</div><p class="role-link">` +
+    `<a href="${esc(app.roleLink.link)}" target="_blank">` +
+    `${esc(location.origin + app.roleLink.link)}</a></p>` : "";
+  return `<details data-details="roles"${app.unfolded.roles ? " open" : ""}><summary>` +
+    `${esc(t("ui.roles"))}</summary><p>${esc(t("ui.roles_hint"))}</p>` +
     `<div class="row">${links}</div>${shown}</details>`;
 }
 
@@ -597,7 +599,7 @@ const ACTIONS = {
   "more-items": (el) => Fields.more(el),
   step: (el) => Fields.step(el),
   "role-link": (el) => post("/api/role/" + el.dataset.role, {}).then((r) => {
-    if (r) { app.roleLink = r.link; renderHost(); }
+    if (r) { app.roleLink = r; renderHost(); }
   }),
 };
 

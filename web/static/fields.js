@@ -163,7 +163,9 @@ const Fields = (() => {
         return inner.length || !required || given.length >= Math.max(1, spec.min) ? inner
           : [labelOf(spec)];
       }
-      if (spec.type === "either") return missing(chosenShape(spec, path), path, required);
+      if (spec.type === "either") {  // the shape is named as its field ("Effects 1: Amount")
+        return missing({...chosenShape(spec, path), name: spec.name}, path, required);
+      }
       if (spec.type === "effect") {
         const op = chosenOp(spec, path);
         if (!op) return required ? [t("ui.field_op")] : [];

@@ -44,6 +44,17 @@ check_effect = vocabulary(OPS)
 effects = list_of(check_effect)
 
 
+def effects_or_nothing(value: Any, path: str) -> list[dict[str, Any]]:
+    """What a printed ability or Action card does, in the vocabulary; no effect at all says it
+    does nothing at this table (the companion stops asking about it)."""
+    return effects(value, path)
+
+
+effects_or_nothing.either = {  # type: ignore[attr-defined]
+    "effects": effects, "nothing": list_of(check_effect, 0, 0)}
+"""The shapes the teaching forms offer (web/definitions.py): effects, or "does nothing here"."""
+
+
 def texts(value: Any, path: str) -> dict[str, str] | str:
     """A printed text or name, either one string or one per language."""
     return text(value, path) if isinstance(value, str) else mapping(text, text)(value, path)
@@ -58,10 +69,11 @@ CONDITION = {"level": Field(level, required=False), "symbol": Field(symbol),
 _optional = {"text": Field(texts, required=False), "_about": Field(text, required=False)}
 SCHEMAS: dict[str, dict[str, Field]] = {
     "titan": {"name": Field(texts), "actions": Field(list_of(text, 7, 7)), **_optional},
-    "ability": {"cost": Field(integer(1, 15)), "effects": Field(effects, required=False),
+    "ability": {"cost": Field(integer(1, 15)),
+                "effects": Field(effects_or_nothing, required=False),
                 **_optional},
     "action": {"name": Field(texts), "titan": Field(text, required=False),
-               "effects": Field(effects, required=False),
+               "effects": Field(effects_or_nothing, required=False),
                "counter": Field(obj(COUNTER), required=False), **_optional},
     "tactic": {"name": Field(texts),
                "effect": Field(one_of("blind", "mutilate", "fall", "heal_hero", "rescue",

@@ -25,6 +25,12 @@ def _hero(state: State, hero_id: str) -> dict[str, Any]:
     return state["heroes"][hero_id]
 
 
+def paid(pay: Mapping[str, Mapping[str, int]]) -> list[dict[str, Any]]:
+    """A payment as the history says it: each hero with the symbols they gave, in words."""
+    return [Message("history.paid", {"hero": h, "symbols": dict(needs)}).to_json()
+            for h, needs in pay.items()]
+
+
 def _check_payers(state: State, pay: Mapping[str, Any]) -> None:
     for hero_id in pay:
         _hero(state, hero_id)
@@ -50,7 +56,7 @@ def on_give(state: State, fields: dict[str, Any], out: Out) -> None:
     """End of step 2 with Eren's gifts."""
     steps.give(state, fields["gifts"], out)
     steps.end_rolls(state, out)
-    out.label = Message("history.give", {"gifts": fields["gifts"]})
+    out.label = Message("history.give", {"gifts": steps.gifts_said(fields["gifts"])})
 
 
 def on_next(state: State, fields: dict[str, Any], out: Out) -> None:
@@ -106,7 +112,7 @@ def on_resolve(state: State, fields: dict[str, Any], out: Out) -> None:
     pay = fields.get("pay", {})
     _check_payers(state, pay)
     state["queue"] += steps.resolve(state, pay, fields.get("cancelled"), out)
-    out.label = Message("history.resolve", {"card": card, "pay": pay})
+    out.label = Message("history.resolve", {"card": card, "pay": paid(pay)})
 
 
 def on_choose(state: State, fields: dict[str, Any], out: Out) -> None:
@@ -191,7 +197,7 @@ def on_provide(state: State, fields: dict[str, Any], out: Out) -> None:
     _check_payers(state, fields["pay"])
     tactics.provide(state, fields["condition"], fields["pay"], out)
     out.label = Message("history.provide", {"condition": fields["condition"],
-                                             "pay": fields["pay"]})
+                                             "pay": paid(fields["pay"])})
 
 
 def on_activate(state: State, fields: dict[str, Any], out: Out) -> None:

@@ -1,22 +1,26 @@
 // Attack on Titan: The Last Stand's renderer: the step, the Titan's health track and zone (marked
 // while assumed), citizens, cannons, each hero's hearts, level and dice (and a power still off,
 // with "Teach it" for the host), the Titan's hand size, the face-up Action and the Tactic on top;
-// the host's forms, the Correction of every count included. The Titan's own phone (role token)
-// also sees the hand and hidden card, and makes the Titan's decisions: commit, abilities, giving
-// the dice back, applying an Action nobody counters, its choices, what its printed text did.
+// the host's controls: one tap per move the rules take now (``view.taps``, tried on a copy of the
+// state by the rules), pickers of printed names for the rest (the Titan's cards, Eren's gifts,
+// what a printed effect did) and the Correction of every count. The Titan's own phone (role
+// token) also sees the hand and hidden card, and makes the Titan's decisions by the same taps:
+// commit, abilities, giving the dice back, applying an Action nobody counters, its choices.
 "use strict";
 
 (() => {
 const FACES = ["titan", "combat", "tactic", "move", "cannon", "dodge"];
 const SYMBOL = {titan: "☗", combat: "⚔", tactic: "✎", move: "➶", cannon: "✹", dodge: "↯"};
 const TITANS = ["basic", "destroyer", "voracious", "deviant"];
+const TACTICS = ["sauvetage", "guerison", "tir-aveuglant", "mutilation", "chute-raide",
+  "decapitation", "eradication"];  // the pile lies face up: its top card is seen at set-up
 const HEROES = ["eren", "sasha", "erwin", "mikasa", "levi", "conny", "armin", "hange"];
 const LEVELS = [0, 1, 2, 3, 4, 5, 6, 7, 8];
 const heroIds = (view) => Object.keys(view.heroes);
 const face = (f) => `<span class="face-chip" title="${esc(name(f))}">${SYMBOL[f] || f}</span>`;
 
 function top(view) {
-  return {headline: `<span class="turn">${esc(t("ui.round", {n: view.round}))}</span> ` +
+  return {headline: `<span class="turn">${esc(t("ui.aot_round", {n: view.round}))}</span> ` +
       `<span class="phase">${esc(t("ui.aot_step", {n: view.step}))}</span>`,
     sub: `${esc(t("ui.aot_health", {n: view.health.marker, length: view.health.length}))} · ` +
       `<strong>${esc(t("ui.aot_zone_" + view.health.zone))}</strong> · ` +
@@ -60,45 +64,24 @@ const setupForm = () => `<form data-form="setup" data-game="aot-last-stand" clas
     `<input name="h${i}-name" placeholder="${esc(t("ui.player_name"))}">` +
     `<select name="h${i}-hero" aria-label="${esc(t("ui.field_hero"))}">${options(HEROES, HEROES[i])}</select>` +
     `<select name="h${i}-level" aria-label="${esc(t("ui.field_level"))}">${options([0, 3, 5], 0, String)}</select></fieldset>`).join("") +
-  `<label>${esc(t("ui.field_tactics"))} <input name="tactics" placeholder="sauvetage, guerison">` +
-  `</label><button>${esc(t("ui.start"))}</button></form>`;
+  `<div class="event">${Controls.field({name: "tactic_top", kind: "choice", chips: true,
+    optional: true, from: () => TACTICS}, null)}</div>` +
+  `<button>${esc(t("ui.start"))}</button></form>`;
 
 function setup(d) {
   const heroes = [0, 1, 2, 3].filter((i) => d[`h${i}-name`].trim()).map((i) => ({
     name: d[`h${i}-name`].trim(), hero: d[`h${i}-hero`], level: Number(d[`h${i}-level`])}));
-  const tactics = d.tactics.split(",").map((s) => s.trim()).filter(Boolean);
   return send({type: "setup", game: "aot-last-stand", titan: {name: d["titan-name"].trim(),
-    card: d["titan-card"]}, heroes, ...(tactics.length ? {tactics} : {})});
+    card: d["titan-card"]}, heroes, ...(d.tactic_top ? {tactics: [d.tactic_top]} : {})});
 }
 
 const LISTED = ["dice", "hand", "set_aside", "pile"];  // corrections typed as "a, b, c"
-const pay = (symbols) => ({name: "pay", kind: "pay", from: heroIds, symbols});
 const hero = {name: "hero", kind: "choice", from: heroIds};
+
 const DESCRIPTION = {
-  commit: {fields: [{name: "up", kind: "text"}, {name: "down", kind: "text"}]},
-  give: {fields: [{name: "gifts", kind: "text"}],
-    build: (f) => ({gifts: Object.fromEntries(f.gifts.split(",").map((g) => g.split(":")
-      .map((s) => s.trim())))})},
-  // step 2 ends once every hero has rolled («Une fois que tous les Héros sont satisfaits»)
-  next: {when: (v) => v.step !== 2 || Object.values(v.heroes).every((h) => h.rolled)},
-  ability: {fields: [{name: "n", kind: "number", min: 1, max: 3}]},
-  resolve: {fields: [pay(["tactic", "dodge"])]},
-  choose: {fields: [{...hero, optional: true}, {name: "face", kind: "choice", from: () => FACES,
-    optional: true}, {name: "card", kind: "text", optional: true}]},
-  move: {fields: [hero, {name: "to", kind: "choice", from: () => LEVELS, numbers: true,
-    label: String}]},
-  melee: {fields: [hero, {name: "count", kind: "number", min: 1, max: 10}]},
-  cannon: {fields: [hero, {name: "count", kind: "number", min: 1, max: 6}]},
-  cycle: {fields: [{name: "pay", kind: "pay", from: heroIds, symbols: ["tactic"]}],
-    build: (f) => ({pay: Object.fromEntries(Object.entries(f.pay).map(([h, s]) =>
-      [h, s.tactic]))})},
-  search: {fields: [hero, {name: "card", kind: "text"}]},
-  provide: {fields: [{name: "condition", kind: "number", min: 1, max: 3},
-    pay(["combat", "tactic", "move", "cannon", "dodge"])]},
-  activate: {fields: [pay(["combat", "tactic", "move", "cannon", "dodge"])]},
-  top: {fields: [{name: "card", kind: "text"}]},
   adjust: {fields: [{...hero, optional: true},
-    {name: "hearts", kind: "number", min: 0, max: 3, optional: true},
+    {name: "hearts", kind: "choice", chips: true, from: () => [0, 1, 2, 3], numbers: true,
+      label: String, optional: true},
     {name: "level", kind: "choice", from: () => LEVELS, numbers: true, label: String,
       optional: true},
     {name: "dice", kind: "text", optional: true, placeholder: "combat, move, move"},
@@ -106,12 +89,28 @@ const DESCRIPTION = {
     {name: "devoured", kind: "number", min: 0, max: 12, optional: true},
     {name: "cannons", kind: "number", min: 0, max: 6, optional: true},
     ...["hand", "set_aside", "pile"].map((n) => ({name: n, kind: "text", optional: true})),
-    {name: "top", kind: "text", optional: true},
-    {name: "step", kind: "number", min: 1, max: 6, optional: true},
+    {name: "top", kind: "choice", chips: true, from: () => TACTICS, optional: true},
+    {name: "step", kind: "choice", chips: true, from: () => [1, 2, 3, 4, 5, 6], numbers: true,
+      label: String, optional: true},
     {name: "note", kind: "text", optional: true}],
   build: (f) => ({...f, ...Object.fromEntries(LISTED.filter((n) => f[n] !== undefined)
     .map((n) => [n, f[n].split(",").map((s) => s.trim()).filter(Boolean)]))})},
 };
+
+/** Eren's gifts (end of step 2, «Eren peut donner un dé à chacun de ses coéquipiers»): for
+ * each teammate a chip per face of Eren's dice still free (a die goes to one teammate only);
+ * a second tap on a chip takes the gift back. */
+const gifts = {};
+function giftFields(view) {
+  const dice = view.heroes.eren.dice;
+  const free = (h) => dice.filter((f, i) => dice.indexOf(f) === i &&
+    dice.filter((d) => d === f).length > Object.entries(gifts)
+      .filter(([who, g]) => who !== h && g === f).length);
+  return heroIds(view).filter((h) => h !== "eren").map((h) => `<fieldset><legend>` +
+    `${esc(player(view, h))}</legend><div class="row">` + free(h).map((f) => button("gift",
+    `${SYMBOL[f]} ${name(f)}`, `data-hero="${esc(h)}" data-face="${esc(f)}" aria-pressed=` +
+    `"${gifts[h] === f}"`)).join("") + "</div></fieldset>").join("");
+}
 
 /** The dice event of the first hero the table waits for: a first roll (step 2), or dice
  * given back rolled again (step 4, or step 3 where it says the Titan gave them back). */
@@ -120,127 +119,199 @@ function diceEvent(view, faces) {
   return {type: first.type, ...first.fields, faces};
 }
 
+const player = (view, id) => (view.heroes[id] ? view.heroes[id].player : name(id));
+const paid = (view, pay) => Object.entries(pay).map(([who, symbols]) => `${player(view, who)} ` +
+  Object.entries(typeof symbols === "object" ? symbols : {tactic: symbols})
+    .map(([s, n]) => `${SYMBOL[s] || name(s)}${n > 1 ? "×" + n : ""}`).join(" ")).join(" · ");
+const current = (view) => view.actions.find((a) => !a.resolved);
+
+/** What one of the one-tap events (``view.taps``) does, in words: [label, sentence]. */
+function tapLabel(view, e) {
+  const card = current(view) ? name(current(view).card) : "";
+  const hero = e.hero ? player(view, e.hero) : "";
+  switch (e.type) {
+    case "next": return [t(view.step === 6 ? "ui.aot_end_round" : "ui.aot_end_step",
+      {n: view.step})];
+    case "resolve": return e.pay ? [t("ui.aot_counter", {pay: paid(view, e.pay)})]
+      : e.cancelled ? [t("ui.aot_countered", {card})] : [t("ui.aot_suffer", {card})];
+    case "move": return [`${hero} → ${t("ui.aot_level", {n: e.to})}`];
+    case "melee": case "cannon": return [`${hero} ${SYMBOL[e.type === "melee" ? "combat"
+      : "cannon"]}×${e.count}`, t("ui.aot_shoot_" + e.type, {hero, n: e.count})];
+    case "cycle": return [`${hero} ${SYMBOL.tactic} ${t("ui.aot_cycle")}`];
+    case "search": return [t("ui.aot_search", {hero, card: name(e.card)})];
+    case "provide": return [t("ui.aot_provide", {n: e.condition, pay: paid(view, e.pay)})];
+    case "activate": return [t("ui.aot_activate", {card: name(view.tactic.top)})];
+    case "top": return [t("ui.aot_top_is", {card: name(e.card)})];
+    case "ability": return [t("ui.aot_ability", {n: e.n, cost: view.titan.abilities[e.n - 1].cost})];
+    default: return [chosen(view, e)];
+  }
+}
+
+/** An answer of a waiting choice in words: a hero (and the die Obstruct takes), a card, a
+ * card replaced by another, or declining. */
+function chosen(view, e) {
+  if (e.replace) return `${name(e.replace)} → ${name(e.card)}`;
+  if (e.hero) return player(view, e.hero) + (e.face ? ` ${SYMBOL[e.face]} ${name(e.face)}` : "");
+  return e.card ? name(e.card) : t("ui.aot_decline");
+}
+
+/** The one-tap events of this moment (what the rules take now, ``view.taps``): each hero's on
+ * a line of its own (step 6), the others in a row; a waiting choice under its question. */
+function taps(view) {
+  const entries = view.taps.map((e, i) => [e, i]);
+  const tapOf = ([e, i]) => {
+    const [label, said] = tapLabel(view, e);
+    return Controls.tapButton(i, label, said || label);
+  };
+  const question = view.prompts.find((p) => p.answer === "choose");
+  const head = question ? `<h3>${esc(both(app.pic.texts.prompts[view.prompts
+    .indexOf(question)]))}</h3>` : "";
+  const own = (id) => entries.filter(([e]) => e.hero === id && e.type !== "choose");
+  const lines = heroIds(view).map((id) => own(id)).filter((l) => l.length).map((l) =>
+    `<div class="row hero-taps">${l.map(tapOf).join("")}</div>`);
+  const rest = entries.filter(([e]) => !e.hero || e.type === "choose");
+  return head + lines.join("") + (rest.length ? `<div class="row">${rest.map(tapOf).join("")}` +
+    "</div>" : "");
+}
+
+/** What a printed ability or Action card did, in the effect vocabulary (the host's page and the
+ * Titan's phone: whoever applies the card first says it). */
+function answerForm(pic, formName, fields) {
+  const spec = effectsSpec(pic.view.game);
+  const index = pic.view.prompts.findIndex((p) => p.id === "text");
+  return `<h3>${esc(both(pic.texts.prompts[index]))}</h3>` + (spec ? `<form ` +
+    `data-form="${formName}" class="event">${fields.labelled(spec, "effects")}` +
+    `<button>${esc(t("ui.send"))}</button></form>` : "");
+}
+const effectsSpec = (game) => {
+  const kinds = Teach.kinds(game);
+  return kinds && kinds.ability.fields.find((f) => f.name === "effects");
+};
+const hostAnswer = {values: {}, sizes: {}};
+const hostAnswerFields = Fields.make("answer", hostAnswer, () => renderHost());
+const answered = (store) => (done) => {
+  if (done) Object.assign(store, {values: {}, sizes: {}});
+};
+
+/** The host's part: the one-tap events first, then the pickers of what has too many answers
+ * for buttons (the Titan's cards, Eren's gifts, a printed effect), the dice to tap. */
+function extra(view, expects) {
+  let html = view.step === 1 && expects.events.includes("commit")
+    ? commitPicker(view.titan.committable, view.titan.blind, "commit-down") : "";
+  if (expects.events.includes("answer")) html += answerForm(app.pic, "answer", hostAnswerFields);
+  if (expects.events.includes("give") && view.heroes.eren && !view.gift_given &&
+      Object.values(view.heroes).every((h) => h.rolled)) {
+    html += `<details data-details="event-give"><summary>${esc(t("ui.event_give"))}</summary>` +
+      `<form data-form="aot-give" class="event">${giftFields(view)}` +
+      `<button>${esc(t("ui.send"))}</button></form></details>`;
+  }
+  return html;
+}
+
 const controls = Controls.make({
+  taps, extra,
   description: DESCRIPTION, faces: {"aot/hero": FACES}, symbol: (f) => SYMBOL[f],
   diceEvent: {handles: ["roll", "reroll"], build: diceEvent},
-  optionEvent: (_view, o) => ({type: "choose", ...(typeof o === "object" ? o : {hero: o})}),
-  optionLabel: (_view, o) => (typeof o === "object" ? Object.values(o).map(name).join(" ")
-    : name(o)),
 });
 
 // -- the Titan's own phone (role link): the hand, the face-down card and the Titan's decisions --
 
-const TITAN_TASKS = ["crush", "obstruct", "sudden_change", "frenzy", "mutilate"];
-const DECLINABLE = ["sudden_change", "frenzy"];
-
-/** Step 3: each ability of the Titan card (a cost to give for one not known yet), and giving
- * the dice back. */
-function titanAbilities(view) {
-  const dice = view.titan.titan_dice;
-  const abilities = view.titan.abilities.map((a) => {
-    if (a.cost == null) {
-      return `<form data-form="titan-define" data-key="${a.n}" class="event">` +
-        `<input type="hidden" name="n" value="${a.n}">` +
-        `<label>${esc(t("ui.aot_ability_unknown", {n: a.n}))} ` +
-        `<input type="number" name="cost" min="1" max="15" required></label>` +
-        `<button${a.allowed ? "" : " disabled"}>${esc(t("ui.send"))}</button></form>`;
-    }
-    const open = a.allowed && a.cost <= dice;
-    return button("titan-ability", t("ui.aot_ability", {n: a.n, cost: a.cost}),
-      `data-n="${a.n}"${open ? "" : " disabled"}`) +
-      (a.allowed ? "" : ` <small>${esc(t("ui.aot_third_locked"))}</small>`);
-  });
-  return `<h3>${esc(t("ui.aot_titan_dice", {n: dice}))}</h3><div class="row">` +
-    abilities.join("") + "</div>" + button("titan-next", t("ui.aot_give_back"));
+/** Step 1 in two taps: the face-up card, then the second card (face down, or face up after
+ * Blinding Shot), which sends both (``act``: the second tap's action, the Titan's phone's or
+ * the table's). ``cards``: the hand (a card set aside last round is not in it: «aucune carte
+ * ne peut être jouée deux tours consécutifs»). */
+const commitPick = {up: null};
+function commitPicker(cards, blind, act) {
+  const up = cards.includes(commitPick.up) ? commitPick.up : null;
+  const chip = (c) => `<label class="pick"><input type="radio" name="up" value="${esc(c)}" ` +
+    `data-act="commit-up"${c === up ? " checked" : ""}><span>${esc(name(c))}</span></label>`;
+  return `<fieldset><legend>${esc(t("ui.field_up"))}</legend><span class="chips">` +
+    cards.map(chip).join("") + "</span></fieldset>" + (up ? `<h3>${esc(t(blind
+    ? "ui.aot_second_up" : "ui.aot_then_down"))}</h3><div class="row">` + cards
+    .filter((c) => c !== up).map((c) => button(act, name(c), `data-card="${esc(c)}"`))
+    .join("") + "</div>" : "");
 }
+const commitOf = (el) => ({type: "commit", up: commitPick.up, down: el.dataset.card});
+const committed = (done) => { if (done) commitPick.up = null; };
 
-/** A choice of the Titan's (Crush, Obstruct, Sudden Change, Frenzy, Mutilation). */
-function titanChoice(view, task) {
-  const options = view.expects.options || [];
-  let html = `<h3>${esc(t("ui.aot_your_choice", {choice: name(task)}))}</h3>`;
-  if (task === "obstruct") {
-    const faces = [...new Set(Object.values(view.heroes).flatMap((h) => h.dice))];
-    return html + `<form data-form="titan-obstruct" class="event">` +
-      Controls.field({name: "hero", kind: "choice", from: () => options}, view) +
-      Controls.field({name: "face", kind: "choice", from: () => [...faces, "titan"]}, view) +
+/** Step 3: an ability whose cost is not known yet is taught on the spot and used (a stepper up
+ * to the Titan faces it has: a dearer one cannot be used this round). */
+const defineStores = {};
+function titanDefine(view) {
+  return view.titan.abilities.filter((a) => a.cost == null && a.allowed).map((a) => {
+    const store = defineStores[a.n] || (defineStores[a.n] = {values: {}, sizes: {}});
+    const fields = Fields.make(`titan-define-${a.n}`, store, () => renderRole());
+    return `<form data-form="titan-define-${a.n}" class="event">` +
+      `<h3>${esc(t("ui.aot_ability_unknown", {n: a.n}))}</h3>` +
+      fields.labelled({name: "cost", type: "number", min: 1, max: view.titan.titan_dice,
+        required: true}, "cost") +
       `<button>${esc(t("ui.send"))}</button></form>`;
-  }
-  html += `<div class="row">` + options.map((o, i) => button("titan-option",
-    typeof o === "object" ? `${name(o.replace)} → ${name(o.card)}` : name(o),
-    `data-index="${i}"`)).join("") + "</div>";
-  return html + (DECLINABLE.includes(task) ? button("titan-decline", t("ui.aot_decline")) : "");
+  }).join("");
 }
 
 /** What the Titan's printed ability or Action card did, in the effect vocabulary. */
 const answer = {values: {}, sizes: {}};
 const answerFields = Fields.make("titan-answer", answer, () => renderRole());
-const effectsSpec = (game) => {
-  const kinds = Teach.kinds(game);
-  return kinds && kinds.ability.fields.find((f) => f.name === "effects");
-};
 
-function titanAnswer(pic, index) {
-  const spec = effectsSpec(pic.view.game);
-  return `<h3>${esc(both(pic.texts.prompts[index]))}</h3>` + (spec ? `<form ` +
-    `data-form="titan-answer" class="event">${answerFields.labelled(spec, "effects")}` +
-    `<button>${esc(t("ui.send"))}</button></form>` : "");
+/** The Titan's taps (``view.taps``: what the rules take from its phone now), in words. */
+function titanTaps(view) {
+  const question = view.prompts.find((p) => p.answer === "choose");
+  const head = question && view.taps.some((e) => e.type === "choose")
+    ? `<h3>${esc(t("ui.aot_your_choice", {choice: name(question.id)}))}</h3>` : "";
+  return head + `<div class="row">` + view.taps.map((e, i) => {
+    const label = e.type === "next" ? t("ui.aot_give_back") : e.type === "resolve"
+      ? t("ui.aot_apply", {card: name(current(view) && current(view).card)})
+      : tapLabel(view, e)[0];
+    return button("titan-tap", label, `data-index="${i}"`);
+  }).join("") + "</div>";
 }
 
 /** The Titan's own phone: the hand, the face-down card, and the Titan's decisions now. */
 function role(pic) {
   const view = pic.view;
   const events = view.expects.events;
-  const prompts = view.prompts || [];
-  const task = prompts.find((p) => p.answer === "choose");
   let html = `<h2>${esc(t("ui.aot_titan_phone"))}</h2><p>${esc(t("ui.aot_hidden", {
     card: view.hidden ? name(view.hidden) : "—"}))}</p><p>${esc(t("ui.aot_hand_cards", {
     cards: view.hand.map(name).join(", ")}))}</p>`;
-  if (events.includes("commit")) {
-    html += `<form data-form="titan-commit" class="event">${Controls.field({name: "up",
-      kind: "choice", from: () => view.hand}, view)}${Controls.field({name: "down",
-      kind: "choice", from: () => view.hand}, view)}<button>${esc(t("ui.send"))}</button></form>`;
+  if (events.includes("commit")) html += commitPicker(view.hand, view.titan.blind, "titan-down");
+  if (events.includes("ability")) {
+    html += `<h3>${esc(t("ui.aot_titan_dice", {n: view.titan.titan_dice}))}</h3>` +
+      titanDefine(view);
   }
-  if (events.includes("ability")) html += titanAbilities(view);
-  if (events.includes("choose") && task && TITAN_TASKS.includes(task.id)) {
-    html += titanChoice(view, task.id);
-  }
-  if (events.includes("answer")) {
-    html += titanAnswer(pic, prompts.findIndex((p) => p.id === "text"));
-  }
-  if (events.includes("resolve")) {
-    const card = view.actions.find((a) => !a.resolved);
-    html += button("titan-apply", t("ui.aot_apply", {card: name(card && card.card)}));
-  }
+  if (view.taps.length) html += titanTaps(view);
+  if (events.includes("answer")) html += answerForm(pic, "titan-answer", answerFields);
   return html;
 }
 
-const asTitan = (event) => () => sendAsRole(event);
 const titanForms = {
-  "titan-commit": (d) => sendAsRole({type: "commit", up: d.up, down: d.down}),
-  "titan-define": (d) => sendAsRole({type: "ability", n: Number(d.n),
-    define: {cost: Number(d.cost)}}),
-  "titan-obstruct": (d) => sendAsRole({type: "choose", hero: d.hero, face: d.face}),
+  ...Object.fromEntries([1, 2, 3].map((n) => [`titan-define-${n}`, () => sendAsRole({
+    type: "ability", n, define: {cost: Number(defineStores[n].values.cost)}})
+    .then(answered(defineStores[n]))])),
   "titan-answer": () => sendAsRole({type: "answer", effects: answerFields.value(
-    effectsSpec(app.role.pic.view.game), "effects") || []}).then((done) => {
-    if (done) Object.assign(answer, {values: {}, sizes: {}});
-  }),
+    effectsSpec(app.role.pic.view.game), "effects") || []}).then(answered(answer)),
 };
-const titanActions = {
-  "titan-ability": (el) => sendAsRole({type: "ability", n: Number(el.dataset.n)}),
-  "titan-next": asTitan({type: "next"}),
-  "titan-apply": asTitan({type: "resolve"}),
-  "titan-decline": asTitan({type: "choose"}),
-  "titan-option": (el) => {
-    const view = app.role.pic.view;
-    const option = view.expects.options[el.dataset.index];
-    const task = view.prompts.find((p) => p.answer === "choose").id;
-    return sendAsRole({type: "choose", ...(typeof option === "object" ? option
-      : {[task === "crush" ? "hero" : "card"]: option})});
+const pickActions = {
+  "commit-up": (el) => { commitPick.up = el.value; renderRole(); renderHost(); },
+  "titan-down": (el) => sendAsRole(commitOf(el)).then(committed),
+  "commit-down": (el) => send(commitOf(el)).then(committed),
+  gift: (el) => {
+    const {hero: h, face} = el.dataset;
+    if (gifts[h] === face) delete gifts[h];
+    else gifts[h] = face;
+    renderHost();
   },
+  "titan-tap": (el) => sendAsRole(app.role.pic.view.taps[el.dataset.index]),
+};
+const hostForms = {
+  answer: () => send({type: "answer", effects: hostAnswerFields.value(
+    effectsSpec(app.pic.view.game), "effects") || []}).then(answered(hostAnswer)),
+  "aot-give": () => send({type: "give", gifts: {...gifts}}).then((done) => {
+    if (done) for (const h of Object.keys(gifts)) delete gifts[h];
+  }),
 };
 
 registerGame("aot-last-stand", {top, board, heroes, setupForm, host: controls.host, role,
-  roles: ["titan"], forms: {setup, ...titanForms, ...controls.forms},
-  actions: {...controls.actions, ...titanActions,
+  roles: ["titan"], forms: {setup, ...titanForms, ...hostForms, ...controls.forms},
+  actions: {...controls.actions, ...pickActions,
     "teach-hero": (el) => Teach.open("hero", el.dataset.hero)}, simulated: ["dice"]});
 })();

@@ -4,9 +4,10 @@ handlers of its events, step 6 (the heroes' dice) included."""
 from __future__ import annotations
 
 import copy
+import json
 from collections import Counter
 from collections.abc import Mapping
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from companion.engine import (
     Step,
     Tally,
     Template,
+    validate,
 )
 from companion.engine.catalog import localized
 from companion.engine.rules import RulesGame
@@ -35,6 +37,7 @@ from .notices import warnings
 from .roles import ROLES, TITAN_TASKS, check_titan
 from .schemas import EVENTS
 from .setup import initial_state
+from .taps import taps, trial
 from .upcasts import round_inferred
 
 PHASE_EVENTS = {  # by step
@@ -46,6 +49,7 @@ PHASE_EVENTS = {  # by step
     6: ("move", "melee", "cannon", "cycle", "search", "provide", "activate", "next"),
 }
 PROFILE = "aot/hero"
+MESSAGES = Path(__file__).parent / "messages"
 PROMPT_KEYS = {
     "strike": "prompt.strike", "crush": "prompt.crush", "obstruct": "prompt.obstruct",
     "sudden_change": "prompt.sudden_change", "frenzy": "prompt.frenzy",
@@ -62,7 +66,7 @@ class LastStand(RulesGame):
     id = "aot-last-stand"
     catalog = CATALOG
     events = EVENTS
-    messages_dir = Path(__file__).parent / "messages"
+    messages_dir = MESSAGES
     handlers = HANDLERS
     anytime = ("adjust", "teach", "top")  # the Tactic pile's top may be named at any time
 
@@ -100,6 +104,10 @@ class LastStand(RulesGame):
         for kind in ("titan", "action", "tactic"):
             names.update({i: localized(d.get("name"), lang) or i for i, d in catalog[kind].items()})
         names.update({i: d["name"] for i, d in catalog["hero"].items()})
+        unnamed = _unnamed(lang)
+        for titan in catalog["titan"].values():  # a card not taught yet: its place in the deck
+            names.update({card: unnamed.format(n=n) for n, card in
+                          enumerate(titan["actions"], start=1) if card not in names})
         return names
 
     def tally(self, state: State) -> Tally:
@@ -142,6 +150,7 @@ class LastStand(RulesGame):
             "citizens": {"left": DATA["citizens"] - state["devoured"],
                          "devoured": state["devoured"]},
             "cannons": {"left": state["cannons"], "used_this_round": state["cannon_used"]},
+            "gift_given": state["gift"],
             "heroes": {h: {"name": hero["name"], "player": hero["player"],
                            "colour": hero["colour"], "hearts": hero["hearts"],
                            "level": hero["level"], "rolled": hero["rolled"],
@@ -150,6 +159,9 @@ class LastStand(RulesGame):
                            "power_off": power_off(state, h)}
                        for h, hero in state["heroes"].items()},
             "titan": {"player": titan["player"], "card": titan["card"],
+                      # step 1: the hand is the seven cards less those set aside and removed,
+                      # no secret; later a card in play is hidden, and so is the hand
+                      "committable": sorted(titan["hand"]) if state["step"] == 1 else [],
                       "hand_size": len(titan["hand"]), "set_aside": list(titan["set_aside"]),
                       "removed": list(titan["removed"]), "titan_dice": len(titan["pool"]),
                       "abilities": steps.abilities(state),
@@ -166,7 +178,17 @@ class LastStand(RulesGame):
             "players": [{"name": titan["player"], "role": "titan"}] + [
                 {"name": h["player"], "role": "hero", "hero": hid}
                 for hid, h in state["heroes"].items()],
+            "taps": taps(state, trial(lambda e: self.try_event(state, e)), titan=False),
         }
+
+    def try_event(self, state: State, event: dict[str, Any], titan: bool = False) -> None:
+        """Apply ``event`` to a copy of the state (raises the refusal; the table is not
+        touched); ``titan``: as sent from the Titan's own phone."""
+        fields = {k: v for k, v in event.items() if k != "type"}
+        checked = Event(event["type"], validate(event["type"], fields, self.events[event["type"]]))
+        if titan:
+            check_titan(state, checked)
+        self.apply(state, checked)
 
     def role_view(self, role: str, state: State) -> dict[str, Any]:
         """A secret role's own picture (only the Titan's so far)."""
@@ -187,7 +209,18 @@ class LastStand(RulesGame):
                            for e in state["play"]]
         data["hidden"] = next((e["card"] for e in state["play"] if not e["up"]), None)
         data["expects"] = self.titan_expects(state).to_json()
+        data["taps"] = taps(state, trial(lambda e: self.try_event(state, e, titan=True)),
+                            titan=True)
         return data
+
+
+@cache
+def _unnamed(lang: str) -> str:
+    """The name of an Action card the owner has not taught (its printed name is not public)."""
+    path = MESSAGES / f"{lang}.json"
+    texts = json.loads((path if path.exists() else MESSAGES / "en.json").read_text(
+        encoding="utf-8"))
+    return texts["card.unnamed"]
 
 
 def _expects(state: State, titan: bool) -> Expectation:

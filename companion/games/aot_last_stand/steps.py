@@ -93,7 +93,12 @@ def give(state: State, gifts: dict[str, str], out: Out) -> None:
         state["heroes"][eren]["held"].remove(die)
         state["heroes"][hero_id]["held"].append(die)
     state["gift"] = True
-    out.say("dice.given", hero=eren, gifts=gifts)
+    out.say("dice.given", hero=eren, gifts=gifts_said(gifts))
+
+
+def gifts_said(gifts: dict[str, str]) -> list[dict[str, Any]]:
+    """Eren's gifts in words: each face with the teammate who got it."""
+    return [Message("history.gift", {"hero": h, "face": f}).to_json() for h, f in gifts.items()]
 
 
 def end_rolls(state: State, out: Out) -> None:

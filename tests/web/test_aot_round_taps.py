@@ -1,0 +1,156 @@
+"""An Attack on Titan round played on two 360 × 740 phones, the table's and the Titan's, in
+English and in French, counting every tap and every key (issue 39): at most 8 taps on the
+table's phone and 3 on the Titan's, no key typed; the simulated table's Roll (a roll under the
+camera) is not counted. Before each tap the control is in the first screen, no part of the game
+reaches past the screen's edge and everything shown reads as words.
+
+The round as the rulebook plays it («Déroulement de la partie»,
+../shared/rules/attack-on-titan-last-stand.fr.txt): the Titan commits two Action cards (step 1),
+the heroes roll (2), the Titan spends its Titan faces on its first ability it can pay and gives
+the dice back (3, 4: the given-back dice rolled again end its step), each Action card is
+countered when the heroes can pay it, else suffered (5), the heroes use their dice: a move and a
+shot where they can (6), and they end the round (7)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from test_e2e import ApiHost, at_version, become_host, browser, server  # noqa: F401
+from test_phone_layout import in_first_screen
+
+from companion.games.aot_last_stand.catalog import DATA
+
+PHONE = {"width": 360, "height": 740}
+SETUP = {"type": "setup", "game": "aot-last-stand", "titan": {"name": "Théo", "card": "basic"},
+         "heroes": [{"name": "Corentin", "hero": "eren", "level": 0},
+                    {"name": "Léa", "hero": "mikasa", "level": 3},
+                    {"name": "Sam", "hero": "armin", "level": 5}],
+         "tactics": ["sauvetage", "guerison", "tir-aveuglant", "mutilation", "chute-raide",
+                     "decapitation", "eradication"]}
+TAUGHT = [{"type": "teach", "kind": "action", "id": card, "definition": {
+    "name": f"Action {card[-1]}", "effects": [{"op": "devour", "amount": 1}],
+    "counter": {"type": "symbols", "symbols": {"move": 2}}}}
+    for card in DATA["titan"]["basic"]["actions"][2:]]
+"""The owner has taught the Basic Titan's five cards the box does not print in the rulebook
+(made up: the companion asks about a card only until it is taught)."""
+TABLE_GOAL, TITAN_GOAL, ROUNDS = 8, 3, 2
+
+
+def nothing_wider(page) -> None:
+    """No element of the game's part of the page (the board, the host's controls, the Titan's
+    phone) reaches past the right edge of the screen (the top bar is the page's, not the
+    game's: tests/web/test_phone_layout.py checks it)."""
+    wide = page.evaluate("""() => [...document.querySelectorAll('main *')]
+        .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5 &&
+                       !e.closest('[hidden], details:not([open]) > :not(summary)'))
+        .map((e) => e.tagName + '.' + e.className + '#' + (e.name || e.id))""")
+    assert not wide, wide[:5]
+
+
+RAW = re.compile(r"\b(ui|name|prompt|expect|step|history)\.[a-z_]+|\{[a-z_]+[:}]|undefined|"
+                 r"\bnull\b|\[object|--json|companion cards|\{'|\b(basic|destroyer|voracious|"
+                 r"deviant)-\d")
+"""What a phone must never show: a raw catalog key, an unfilled {…}, "undefined", "null",
+"[object", a terminal command, a Python repr, a card id."""
+
+
+def words_clean(page) -> None:
+    """Everything the page shows reads as words (issue 39, item 5)."""
+    shown = page.inner_text("body")
+    found = RAW.search(shown)
+    assert found is None, shown[max(0, found.start() - 80):found.end() + 80]
+
+
+class Phone:
+    """A phone's page, counting taps (and the keys pressed on it: none, every field is a
+    picker)."""
+
+    def __init__(self, browser, url: str, lang: str) -> None:  # noqa: F811
+        self.page = browser.new_context(viewport=PHONE).new_page()
+        self.page.errors = []
+        self.page.on("pageerror", lambda error: self.page.errors.append(str(error)))
+        self.page.add_init_script(f"localStorage.setItem('companion-lang', '{lang}');"
+                                  "window.keysTyped = 0; addEventListener('keydown', "
+                                  "() => { window.keysTyped += 1; }, true);")
+        self.page.goto(url)
+        self.taps = 0
+
+    def keys(self) -> int:
+        """Keys pressed on this page so far."""
+        return self.page.evaluate("window.keysTyped")
+
+    def version(self) -> int:
+        return self.page.evaluate("app.busy.then(() => app.version)")
+
+    def tap(self, selector: str, counted: bool = True, sends: bool = True) -> None:
+        """The control is in the first screen, no sideways scroll; one tap; with ``sends``, the
+        table takes the event it sends (a refusal fails the test)."""
+        nothing_wider(self.page)
+        words_clean(self.page)
+        in_first_screen(self.page, selector)
+        before = self.version()
+        self.page.locator(selector).first.click()
+        self.taps += counted
+        if sends:
+            for _ in range(100):
+                if self.version() > before:
+                    return
+                self.page.wait_for_timeout(50)
+            raise AssertionError(f"{selector} was not taken: {self.page.inner_text('#toast')}")
+
+    def view(self, role: bool = False) -> dict:
+        return self.page.evaluate("app.role.pic.view" if role else "app.pic.view")
+
+
+def play_round(table: Phone, titan: Phone) -> tuple[int, int]:
+    """One round from step 1 to the next round's step 1; the taps of each phone."""
+    start_table, start_titan = table.taps, titan.taps
+    first, used = table.view()["round"], set()
+    titan.page.wait_for_selector("#role label.pick")
+    titan.tap("#role label.pick", sends=False)  # the face-up card
+    titan.tap("#role button[data-act=titan-down]")  # the face-down one: both sent
+    for _ in range(40):
+        at_version(titan.page, table.version())
+        view, own = table.view(), titan.view(role=True)
+        if view["status"] != "playing" or (view["round"] > first and view["step"] == 1):
+            break
+        if own["taps"] and (own["step"] == 3 and "ability" not in used or
+                            own["expects"]["events"] == ["choose"]):
+            used.add("ability")
+            titan.tap("#role button[data-act=titan-tap]")  # its first ability, or its choice
+        elif view["expects"]["kind"] == "dice":
+            table.tap("button[data-act=roll]", counted=False)  # the camera's roll
+        else:
+            table.tap(pick(view, used))
+    return table.taps - start_table, titan.taps - start_titan
+
+
+def pick(view: dict, used: set[str]) -> str:
+    """The table's tap: the last counter offered (a payment when the heroes can pay, else the
+    card suffered); in step 6 one shot and one move, then the end of the round."""
+    kinds = [e["type"] for e in view["taps"]]
+    wanted = ["resolve"] if "resolve" in kinds else [
+        k for k in ("melee", "cannon", "move") if k in kinds and not used & {k, "shot" if k !=
+                                                                          "move" else k}]
+    if wanted:
+        used.add(wanted[0] if wanted[0] == "move" or wanted[0] == "resolve" else "shot")
+        index = max(i for i, kind in enumerate(kinds) if kind == wanted[0])
+        return f"button[data-act=tap][data-index='{index}']"
+    return f"button[data-act=tap][data-index='{kinds.index('next')}']"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_round_in_eight_taps_and_three_on_the_titans_phone(browser, server, lang):  # noqa: F811
+    table = Phone(browser, server.url, lang)
+    become_host(table.page)
+    api = ApiHost(server.url)
+    api.send(SETUP, *TAUGHT)
+    link = api._post("api/role/titan", {})["link"]
+    titan = Phone(browser, server.url.rstrip("/") + link, lang)
+    for _ in range(ROUNDS):
+        table_taps, titan_taps = play_round(table, titan)
+        print(f"{lang} round: table {table_taps} taps, Titan {titan_taps} taps")
+        assert table_taps <= TABLE_GOAL and titan_taps <= TITAN_GOAL, (table_taps, titan_taps)
+    assert table.keys() == titan.keys() == 0
+    assert not table.page.errors and not titan.page.errors

@@ -10,11 +10,12 @@ uses them at the next roll, with no retraining:
   examples of the profile (the 60 numbers of :func:`vision.features.describe`, whose units are
   one clearly visible difference each); the nearest example names its face when it lies within
   ``NEAR`` units and ``RATIO`` times nearer than any example of another face: read surely. A die
-  read as a face once corrected, but near no example, is asked about: it is not read wrong again.
+  whose nearest example (within ``NEAR``) is one the reader read wrongly as the face it reads
+  now is read as that example names it, or asked about: it is not read wrong again.
 - the die size it expects: once ``SIZED`` examples are known, a find much smaller or larger than
   every die confirmed here (``SIZE_SPAN``) is no die of this table.
-- the detector's threshold: each die the host added (missed by the reader) lowers it by ``STEP``,
-  down to ``LOWEST``, so the next roll finds the dice this table's light hides.
+- the detector's threshold: lowered by the share of confirmed dice the reader missed (the host
+  added them), down to ``LOWEST``, so the next roll finds the dice this table's light hides.
 
 Set on the byler tray (the labelled dice of its first 20 photos as examples, those of the next 20
 read): the nearest example within 8 units and 0.6 times nearer than another face names 73 % of
@@ -50,8 +51,7 @@ SURE = 0.99  # the confidence of a face named by the table's examples
 SIZED = 5  # examples needed before the die size is trusted
 SIZE_SPAN = 2.0  # a find this many times smaller than the smallest example, or larger than the
 # largest, is no die of this table
-STEP = 0.05  # detector threshold lowered per die the host added ...
-LOWEST = FAINT + 0.05  # ... down to this
+LOWEST = FAINT + 0.05  # lowest detector threshold, however many dice the reader missed
 CUT = 96  # side of a kept cut-out, in pixels
 
 
@@ -103,9 +103,10 @@ class Table:
         return frozenset(e.read for e in self.examples if e.corrected and e.read is not None)
 
     def threshold(self, base: float) -> float:
-        """The detector's threshold at this table: ``base`` lowered for each die missed."""
+        """The detector's threshold at this table: ``base`` lowered by the share of the dice
+        confirmed here that the reader missed, down to ``LOWEST``."""
         missed = sum(e.read is None for e in self.examples)
-        return max(LOWEST, base - STEP * missed) if missed else base
+        return max(LOWEST, base - missed / len(self.examples)) if missed else base
 
     def sides(self) -> tuple[float, float] | None:
         """The smallest and largest die side (share of the frame's longer side) a find may have
@@ -115,18 +116,26 @@ class Table:
         sides = [e.side for e in self.examples]
         return min(sides) / SIZE_SPAN, max(sides) * SIZE_SPAN
 
-    def face_of(self, vector: np.ndarray) -> str | None:
-        """The face the table's examples name for a die described by ``vector``, or ``None``
-        when no example is near enough, or one of another face nearly as near."""
+    def face_of(self, vector: np.ndarray, read: str) -> tuple[str | None, bool]:
+        """What the table's examples say of a die described by ``vector`` and read as ``read``:
+        the face they name (``None``: no example near enough, or one of another face nearly as
+        near), and whether the nearest example is one the reader once read as ``read`` wrongly
+        (then, named or not, ``read`` is not trusted)."""
         vectors, faces = self._described
         if not len(faces):
-            return None
+            return None, False
         dist = np.linalg.norm(vectors - vector, axis=1)
         best = int(np.argmin(dist))
+        misread = bool(dist[best] <= NEAR and self._misread[best] == read)
         others = dist[faces != faces[best]]
-        if not len(others):
-            return str(faces[best]) if dist[best] <= ALONE else None
-        return str(faces[best]) if dist[best] <= min(NEAR, RATIO * others.min()) else None
+        limit = ALONE if not len(others) else min(NEAR, RATIO * others.min())
+        return (str(faces[best]) if dist[best] <= limit else None), misread
+
+    @cached_property
+    def _misread(self) -> np.ndarray:
+        """Per described example, the face the reader wrongly read there (``""``: none)."""
+        return np.array([e.read if e.corrected and e.read is not None else ""
+                         for e in self.examples if e.vector is not None])
 
     def fitting(self, image: np.ndarray, dice: list[Die]) -> list[Die]:
         """``dice`` read at this table: sized like its dice, and faces named by its examples
@@ -143,11 +152,12 @@ class Table:
         dice = list(dice)
         for i, vector in zip(checked, _vectors(image, [dice[i].box for i in checked]),
                              strict=True):
-            face = None if vector is None else self.face_of(vector)
-            if face is not None:
+            face, misread = (None, False) if vector is None else self.face_of(vector,
+                                                                               dice[i].face)
+            if face is not None and (dice[i].uncertain or misread):
                 dice[i] = replace(dice[i], face=face, confidence=max(SURE, dice[i].confidence),
                                   uncertain=False)
-            elif dice[i].face in self.corrected_from:
+            elif misread:
                 dice[i] = replace(dice[i], uncertain=True)
         return dice
 

@@ -152,5 +152,5 @@ def test_a_die_the_reader_missed_lowers_the_detector_threshold(tray, tmp_path, c
     assert confirm(tmp_path, blank, [type(truths[0])("3", (100, 100, 140, 140))],
                    tmp_path / "t") == 0
     assert "1 missed" in capsys.readouterr().out
-    assert load_table("d6", tmp_path / "t").threshold(0.3) == pytest.approx(0.25)
+    assert load_table("d6", tmp_path / "t").threshold(0.3) == pytest.approx(0.2)
     assert load_table("d6", tmp_path / "other").threshold(0.3) == 0.3

@@ -47,7 +47,9 @@ from .roll import Box, Die, Roll
 NEAR = 8.0  # feature units within which an example can name a die's face ...
 RATIO = 0.6  # ... when it is this much nearer than every example of another face ...
 ALONE = 3.0  # ... or within this many units when the table knows no other face
+SAME = 3.0  # a die this near an example the reader misread is that die again: renamed
 SURE = 0.99  # the confidence of a face named by the table's examples
+EVEN = 0.5  # the examples confirm a doubted reading only when the reader was at least this sure
 SIZED = 5  # examples needed before the die size is trusted
 SIZE_SPAN = 2.0  # a find this many times smaller than the smallest example, or larger than the
 # largest, is no die of this table
@@ -120,7 +122,10 @@ class Table:
         """What the table's examples say of a die described by ``vector`` and read as ``read``:
         the face they name (``None``: no example near enough, or one of another face nearly as
         near), and whether the nearest example is one the reader once read as ``read`` wrongly
-        (then, named or not, ``read`` is not trusted)."""
+        (then, named or not, ``read`` is not trusted). The examples confirm the reader's face;
+        they name another only for a die within ``SAME`` of an example the reader misread as
+        ``read`` (the same die again): on the webcam set, naming other faces from nearer
+        examples read 3 dice of 203 wrongly and surely."""
         vectors, faces = self._described
         if not len(faces):
             return None, False
@@ -129,6 +134,8 @@ class Table:
         misread = bool(dist[best] <= NEAR and self._misread[best] == read)
         others = dist[faces != faces[best]]
         limit = ALONE if not len(others) else min(NEAR, RATIO * others.min())
+        if faces[best] != read:  # only a die that close to a misread one is renamed
+            limit = min(limit, SAME if misread else 0.0)
         return (str(faces[best]) if dist[best] <= limit else None), misread
 
     @cached_property
@@ -146,7 +153,8 @@ class Table:
             dice = [d for d in dice
                     if sides[0] <= max(d.box[2] - d.box[0], d.box[3] - d.box[1]) / longer
                     <= sides[1]]
-        checked = [i for i, d in enumerate(dice) if d.uncertain or d.face in self.corrected_from]
+        checked = [i for i, d in enumerate(dice)
+                   if (d.uncertain and d.confidence >= EVEN) or d.face in self.corrected_from]
         if not checked or not self.examples:
             return dice
         dice = list(dice)
@@ -154,7 +162,7 @@ class Table:
                              strict=True):
             face, misread = (None, False) if vector is None else self.face_of(vector,
                                                                                dice[i].face)
-            if face is not None and (dice[i].uncertain or misread):
+            if face is not None:
                 dice[i] = replace(dice[i], face=face, confidence=max(SURE, dice[i].confidence),
                                   uncertain=False)
             elif misread:
@@ -238,14 +246,17 @@ def confirm(image: np.ndarray, profile: str | Profile, dice: list[tuple[Box, str
 
         read = read_frame(image, profile, data_dir=data_dir)
     now = time.time()
-    seen = {j: read.dice[i].face for i, j in match([d.box for d in read.dice],
-                                                    [box for box, _ in dice])}
+    paired = {j: read.dice[i] for i, j in match([d.box for d in read.dice],
+                                                 [box for box, _ in dice])}
+    # A die the reader found is described in the box it found, as the next roll's dice will be
+    # (a slanted camera's labels may frame the top face only, the reader the whole die).
+    looked = [paired[j].box if j in paired else box for j, (box, _) in enumerate(dice)]
     examples = []
-    for j, ((box, face), vector) in enumerate(zip(dice, _vectors(image, [b for b, _ in dice]),
-                                                  strict=True)):
-        examples.append(Example(secrets.token_hex(4), face, seen.get(j), tuple(box), (w, h), camera,
-                                None if vector is None else tuple(round(float(v), 4)
-                                                                  for v in vector), now))
+    for j, ((box, face), vector) in enumerate(zip(dice, _vectors(image, looked), strict=True)):
+        examples.append(Example(secrets.token_hex(4), face,
+                                paired[j].face if j in paired else None, tuple(box), (w, h),
+                                camera, None if vector is None else tuple(round(float(v), 4)
+                                                                          for v in vector), now))
     folder = cut_outs_folder(profile.name, data_dir)
     folder.mkdir(parents=True, exist_ok=True)
     for example in examples:

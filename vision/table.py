@@ -49,7 +49,7 @@ RATIO = 0.6  # ... when it is this much nearer than every example of another fac
 ALONE = 3.0  # ... or within this many units when the table knows no other face
 SAME = 3.0  # a die this near an example the reader misread is that die again: renamed
 SURE = 0.99  # the confidence of a face named by the table's examples
-EVEN = 0.5  # the examples confirm a doubted reading only when the reader was at least this sure
+EVEN = 0.6  # the examples confirm a doubted reading only when the reader was at least this sure
 SIZED = 5  # examples needed before the die size is trusted
 SIZE_SPAN = 2.0  # a find this many times smaller than the smallest example, or larger than the
 # largest, is no die of this table
@@ -162,7 +162,7 @@ class Table:
                              strict=True):
             face, misread = (None, False) if vector is None else self.face_of(vector,
                                                                                dice[i].face)
-            if face is not None:
+            if face is not None and (face != dice[i].face or dice[i].confidence >= EVEN):
                 dice[i] = replace(dice[i], face=face, confidence=max(SURE, dice[i].confidence),
                                   uncertain=False)
             elif misread:

@@ -154,3 +154,15 @@ def test_a_die_the_reader_missed_lowers_the_detector_threshold(tray, tmp_path, c
     assert "1 missed" in capsys.readouterr().out
     assert load_table("d6", tmp_path / "t").threshold(0.3) == pytest.approx(0.2)
     assert load_table("d6", tmp_path / "other").threshold(0.3) == 0.3
+
+
+def test_the_adapt_benchmark_confirms_the_first_photos_and_reads_the_rest_by_window():
+    from benchmarks.adapt import adapt
+    from benchmarks.vision import unseen_frames
+
+    frames = unseen_frames("byler", limit=14)
+    rows = adapt("byler", frames, 2, top_faces=False)
+    assert [r.split(" | ")[1] for r in rows] == ["photos 3-12", "photos 13-14",
+                                                 "rest, 2 confirmed**", "rest, no example"]
+    rest = [r.split(" | ") for r in rows[2:]]
+    assert rest[0][2] == rest[1][2] == f"12 / {sum(len(t) for (_, _, t), _ in frames[2:])}"

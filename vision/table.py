@@ -6,12 +6,14 @@ had read there, its box and the frame's size: the camera), in ``<data dir>/visio
 the faces taught (never in the journal: an undo leaves them, as it leaves taught faces). The reader
 uses them at the next roll, with no retraining:
 
-- a die it is unsure of, or read as a face the host once corrected, is compared with the table's
-  examples of the profile (the 60 numbers of :func:`vision.features.describe`, whose units are
-  one clearly visible difference each); the nearest example names its face when it lies within
-  ``NEAR`` units and ``RATIO`` times nearer than any example of another face: read surely. A die
-  whose nearest example (within ``NEAR``) is one the reader read wrongly as the face it reads
-  now is read as that example names it, or asked about: it is not read wrong again.
+- a die it is unsure of but reads at least ``EVEN`` surely, or reads as a face the host once
+  corrected, is compared with the table's examples of the profile (the 60 numbers of
+  :func:`vision.features.describe`, whose units are one clearly visible difference each): when
+  the nearest example lies within ``NEAR`` units, ``RATIO`` times nearer than any example of
+  another face, and names the face the reader read, the die is read surely. A die within ``SAME``
+  units of an example the reader misread as the face it reads now is that die again: read as
+  the host named it; near such an example but not that near, it is asked about. It is not read
+  wrong again.
 - the die size it expects: once ``SIZED`` examples are known, a find much smaller or larger than
   every die confirmed here (``SIZE_SPAN``) is no die of this table.
 - the detector's threshold: lowered by the share of confirmed dice the reader missed (the host
@@ -19,7 +21,9 @@ uses them at the next roll, with no retraining:
 
 Set on the byler tray (the labelled dice of its first 20 photos as examples, those of the next 20
 read): the nearest example within 8 units and 0.6 times nearer than another face names 73 % of
-the dice, all 364 of them right (5.4 ms a die to describe, hence only the dice in doubt).
+the dice, all 364 of them right (5.4 ms a die to describe, hence only the dice in doubt). On the
+webcam and aws sets, naming a face other than the reader's read dice wrongly and surely: the
+examples confirm (``benchmarks/vision.py --adapt``, docs/vision.md "Learning the table").
 """
 
 from __future__ import annotations

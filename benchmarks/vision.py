@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/vision.py [--sets byler aws roboflow webcam] [--transforms ...]
         [--limit N] [--renders N] [--no-synthetic] [--no-speed] [--opencv] [--seen] [--folds]
-        [--mistakes DIR]
+        [--mistakes DIR] [--adapt N]
 
 Real pip photos come from the four folders of ../shared/data/dice (``vision.datasets``; roboflow
 is CC BY 4.0, credited below). A photo is read by a model that never saw it: for a set the
@@ -48,6 +48,8 @@ labelled box. Speed (``--no-speed`` skips it): milliseconds of CPU on one thread
 is printed too) per 640×640 byler photo and per 12 MP photo (aws photos scaled to 4032×3024),
 and per 200 MP JPEG file (three aws photos at 16320×12240, decoding included), with the shipped
 model, run by ONNX Runtime (``--opencv``: by OpenCV, as on a Pi without ONNX Runtime).
+``--adapt N`` adds, per set, the curve of a table learned from its first N photos confirmed with
+their labels (``benchmarks/adapt.py``).
 Synthetic rows: coloured and symbol dice renders (vision.synth, seeds 1000+, never used for
 training).
 """
@@ -67,6 +69,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.adapt import HEADER, adapt  # noqa: E402
 from benchmarks.mistakes import Seen, seen_in, write_sheet  # noqa: E402
 from vision import load_image, load_profile, read  # noqa: E402
 from vision.datasets import (  # noqa: E402
@@ -86,6 +89,7 @@ from vision.features import describe  # noqa: E402
 from vision.net import DiceNets, shipped  # noqa: E402
 from vision.profile import LEARNED, Profile  # noqa: E402
 from vision.synth import SYNTH_PROFILES, render_set  # noqa: E402
+from vision.table import confirm  # noqa: E402
 
 Frame = tuple[str, np.ndarray, tuple[Truth, ...]]
 HELD_OUT = 0  # the fold the teach-from-photos rows read (taught from the other folds)
@@ -289,7 +293,8 @@ def row(title: str, score: Score, folds: dict[int, Score] | None = None) -> str:
     """One line of the results table; with ``folds``, a last column of each fold's face
     accuracy and share asked."""
     line = (f"| {title} | {score.frames} / {score.labelled} | {score.precision:.3f} | "
-            f"{score.recall:.3f} | {score.face_accuracy:.3f} | {score.certain_wrong} | "
+            f"{score.recall:.3f} | {score.face_accuracy:.3f} | "
+            f"{score.certain_wrong / max(1, score.labelled):.1%} ({score.certain_wrong}) | "
             f"{score.uncertain_share:.1%} |")
     if folds is None:
         return line
@@ -298,30 +303,33 @@ def row(title: str, score: Score, folds: dict[int, Score] | None = None) -> str:
 
 
 def timed(
-    frames: Iterator[np.ndarray], nets: DiceNets | None = None, profile: str = "d6"
+    frames: Iterator[np.ndarray], nets: DiceNets | None = None, profile: str = "d6",
+    data_dir: Path | None = None,
 ) -> tuple[list[float], list[float]]:
     """CPU (one thread) and wall milliseconds of ``read`` per frame (``nets``: the shipped
-    model when ``None``)."""
+    model when ``None``; ``data_dir``: read with that table's examples)."""
     cpu, wall = [], []
     p = load_profile(profile)
     for frame in frames:
         c, w = time.thread_time(), time.perf_counter()
-        read(frame, p, nets=nets)
+        read(frame, p, nets=nets, data_dir=data_dir)
         cpu.append((time.thread_time() - c) * 1000)
         wall.append((time.perf_counter() - w) * 1000)
     return cpu, wall
 
 
-def huge_photo_files(photos: list[np.ndarray], nets: DiceNets | None) -> list[float]:
-    """CPU milliseconds (one thread) to load and read each photo saved as a 200 MP JPEG (a
-    phone's largest; ``load_image`` decodes it shrunk)."""
+def photo_files(photos: list[np.ndarray], nets: DiceNets | None, size: tuple[int, int],
+                data_dir: Path | None = None) -> list[float]:
+    """CPU milliseconds (one thread) to load and read each photo saved as a JPEG of ``size``
+    (a 12 MP camera's, or a phone's largest, 200 MP, that ``load_image`` decodes shrunk),
+    with the table's examples of ``data_dir`` when given."""
     p, cpu = load_profile("d6"), []
     with tempfile.TemporaryDirectory() as folder:
         for i, photo in enumerate(photos):
             path = Path(folder) / f"{i}.jpg"
-            cv2.imwrite(str(path), cv2.resize(photo, (16320, 12240)))
+            cv2.imwrite(str(path), cv2.resize(photo, size))
             start = time.thread_time()
-            read(load_image(path), p, nets=nets)
+            read(load_image(path), p, nets=nets, data_dir=data_dir)
             cpu.append((time.thread_time() - start) * 1000)
     return cpu
 
@@ -354,6 +362,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mistakes", type=Path, metavar="DIR",
                         help="write a contact sheet of each row's mistakes to DIR "
                              "(benchmarks/mistakes.py)")
+    parser.add_argument("--adapt", type=int, default=None, metavar="N",
+                        help="per set: confirm its first N unseen photos as the host would, "
+                             "then read the rest with that table's examples")
     parser.add_argument("--opencv", action="store_true",
                         help="run the networks with OpenCV, as where ONNX Runtime has no wheel")
     args = parser.parse_args(argv)
@@ -364,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
     which = args.model or "shipped model"
     print(f"{which} trained on: {', '.join(sorted(trained_sets(args.model)))}; {CREDITS}")
     by_fold = " by fold |" if args.folds else ""
-    print("| set | transform | photos / dice | precision | recall | face acc. | wrong certain "
+    print("| set | transform | photos / dice | precision | recall | face acc. | wrong, not asked "
           f"| asked |{by_fold}")
     print("|---|---|---|---|---|---|---|---|" + ("---|" if args.folds else ""))
     for name in args.sets:
@@ -379,6 +390,11 @@ def main(argv: list[str] | None = None) -> int:
             if wrong is not None:
                 write_sheet(args.mistakes, f"{name}-{transform}{'-seen' if args.seen else ''}",
                             wrong)
+    if args.adapt is not None:
+        print(HEADER)
+        for name in args.sets:
+            frames = unseen_frames(name, args.limit, args.model)
+            print("\n".join(adapt(name, frames, args.adapt, top_faces(name))), flush=True)
     for per_face in args.teach:
         for name in args.sets:
             frames = list(set_frames(name))
@@ -398,17 +414,34 @@ def main(argv: list[str] | None = None) -> int:
                 score.add(read(image, profile, nets=nets), truths)
             print(row(f"synthetic {name} | none", score), flush=True)
     if not args.no_speed:
-        byler = [im for _, im, _ in set_frames("byler")]
-        cpu, wall = timed(iter(byler), nets)
-        print(f"640x640 byler photos ({len(byler)}): CPU {_ms(cpu)}; wall {_ms(wall)}")
-        aws = [im for _, im, _ in set_frames("aws")][::10]
-        cpu, wall = timed((cv2.resize(im, (4032, 3024)) for im in aws), nets)
-        print(f"12 MP photos ({len(aws)} aws photos at 4032x3024): CPU {_ms(cpu)}; "
-              f"wall {_ms(wall)}")
-        cpu = huge_photo_files(aws[:3], nets)
-        print(f"200 MP photo files ({len(cpu)} aws photos at 16320x12240, JPEG, decoding "
-              f"included): CPU {_ms(cpu)}")
+        with tempfile.TemporaryDirectory() as folder:
+            speed(nets, args.adapt, Path(folder))
     return 0
+
+
+def speed(nets: DiceNets, confirmed: int | None, data_dir: Path) -> None:
+    """Print the speed rows; with ``confirmed``, each set's first photos confirmed into the
+    table of ``data_dir`` first, so every photo is read with the table's examples in use."""
+    byler = list(set_frames("byler"))
+    aws = list(set_frames("aws"))[::10]
+    if confirmed:
+        profile = load_profile("d6")
+        for _, image, truths in byler[:confirmed] + aws[:confirmed]:
+            confirm(image, profile, [(t.box, t.face) for t in truths if t.face in profile.faces],
+                    data_dir)
+    table = f", {confirmed} photos of each set confirmed" if confirmed else ""
+    given = data_dir if confirmed else None
+    cpu, wall = timed((im for _, im, _ in byler), nets, data_dir=given)
+    print(f"640x640 byler photos ({len(byler)}{table}): CPU {_ms(cpu)}; wall {_ms(wall)}")
+    cpu, wall = timed((cv2.resize(im, (4032, 3024)) for _, im, _ in aws), nets, data_dir=given)
+    print(f"12 MP frames ({len(aws)} aws photos at 4032x3024, decoded{table}): CPU {_ms(cpu)}; "
+          f"wall {_ms(wall)}")
+    cpu = photo_files([im for _, im, _ in aws], nets, (4032, 3024), given)
+    print(f"12 MP photo files ({len(cpu)} aws photos at 4032x3024, JPEG, decoding "
+          f"included{table}): CPU {_ms(cpu)}")
+    cpu = photo_files([im for _, im, _ in aws[:3]], nets, (16320, 12240), given)
+    print(f"200 MP photo files ({len(cpu)} aws photos at 16320x12240, JPEG, decoding "
+          f"included{table}): CPU {_ms(cpu)}")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The ``dice`` command group: ``read``, ``teach``, ``faces`` and ``watch``.
+"""The ``dice`` command group: ``read``, ``teach``, ``faces``, ``confirm``, ``table`` and ``watch``.
 
 ``companion/cli.py`` calls :func:`add_dice_parser` on its subparsers; each subcommand stores its
 handler in ``func`` (``func(args) -> exit code``). Bad input (not an image, empty or truncated
@@ -28,6 +28,7 @@ from .reader import read
 from .roll import Roll
 from .say import LANGUAGES, VisionError, say
 from .settle import SettledRollDetector
+from .table import confirm, forget, table_examples
 from .teach import teach
 
 BAD_INPUT = 2
@@ -82,6 +83,23 @@ def add_dice_parser(subparsers: argparse._SubParsersAction,
     p.add_argument("--face", help="the face to remove")
     common(p)
     p.set_defaults(func=cmd_faces)
+
+    p = sub.add_parser("confirm", help="keep the dice of a photo, as the host gives them, as "
+                                          "examples of this table")
+    p.add_argument("image", metavar="PHOTO")
+    p.add_argument("--die", action="append", required=True, metavar="X0,Y0,X1,Y1=FACE",
+                   help="a die of the photo: its box in the photo's pixels (as dice read --json "
+                        "prints it) and its face; once per die")
+    p.add_argument("--camera", default=None, help="the camera's name, kept with the examples")
+    common(p)
+    p.set_defaults(func=cmd_confirm)
+
+    p = sub.add_parser("table", help="list or forget the examples of this table")
+    p.add_argument("action", choices=("list", "forget", "reset"),
+                   help="list the examples, forget one (--id), or forget them all")
+    p.add_argument("--id", help="the example to forget (as list prints it)")
+    common(p)
+    p.set_defaults(func=cmd_table)
 
     p = sub.add_parser("watch", help="print each settled roll seen by a camera or in a video")
     source = p.add_mutually_exclusive_group()
@@ -138,7 +156,8 @@ def cmd_read(args: argparse.Namespace) -> int:
         start = time.perf_counter()
         try:
             image, scale = load_photo(name)
-            roll = read(image, profile, expected=args.expected, colours=args.colours)
+            roll = read(image, profile, data_dir=_data_dir(args), expected=args.expected,
+                        colours=args.colours)
         except VisionError as exc:
             status = _fail_image(args, name, exc)
             continue
@@ -205,6 +224,61 @@ def cmd_faces(args: argparse.Namespace) -> int:
     return 0
 
 
+def parse_die(value: str) -> tuple[tuple[int, int, int, int], str]:
+    """``X0,Y0,X1,Y1=FACE`` as a box and a face; :class:`ProfileError` naming the value."""
+    box, sep, face = value.partition("=")
+    try:
+        x0, y0, x1, y1 = (int(round(float(v))) for v in box.split(","))
+    except ValueError:
+        x0 = None
+    if x0 is None or not sep or not face.strip():
+        raise ProfileError("cli.bad_die", value=value)
+    return (x0, y0, x1, y1), face.strip()
+
+
+def cmd_confirm(args: argparse.Namespace) -> int:
+    """``dice confirm``: the dice of a photo as the host gives them become this table's
+    examples (the boxes are in the photo's pixels, as ``dice read --json`` prints them)."""
+    lang = _lang(args)
+    try:
+        dice = [parse_die(value) for value in args.die]
+        image, scale = load_photo(args.image)
+        dice = [(tuple(round(v * scale) for v in box), face) for box, face in dice]
+        done = confirm(image, args.profile, dice, _data_dir(args), camera=args.camera)
+    except (ImageError, ProfileError) as exc:
+        return _fail(args, exc)
+    print(say("cli.confirmed", lang, image=args.image, count=done.added, profile=args.profile,
+              corrected=done.corrected, missed=done.missed))
+    return 0
+
+
+def cmd_table(args: argparse.Namespace) -> int:
+    """``dice table list|forget|reset``: the examples of this table, and forgetting them."""
+    lang, data_dir = _lang(args), _data_dir(args)
+    try:
+        load_profile(args.profile)  # an unknown profile is an error, not an empty table
+        if args.action == "list":
+            examples = table_examples(args.profile, data_dir)
+            if not examples:
+                print(say("cli.table_none", lang, profile=args.profile))
+                return 0
+            print(say("cli.table_summary", lang, profile=args.profile, count=len(examples),
+                      corrected=sum(e.corrected and e.read is not None for e in examples),
+                      missed=sum(e.read is None for e in examples)))
+            for e in examples:
+                print(say("cli.table_line", lang, id=e.id, face=e.face, read=e.read or "-",
+                          box=", ".join(map(str, e.box)), frame="x".join(map(str, e.frame)),
+                          camera=f" {e.camera}" if e.camera else ""))
+        elif args.action == "forget" and not args.id:
+            raise ProfileError("table.no_example", id="?", profile=repr(args.profile))
+        else:
+            count = forget(args.profile, data_dir, args.id if args.action == "forget" else None)
+            print(say("cli.table_forgot", lang, profile=args.profile, count=count))
+    except ProfileError as exc:
+        return _fail(args, exc)
+    return 0
+
+
 def cmd_watch(args: argparse.Namespace) -> int:
     """``dice watch``: print each settled roll until the stream ends or Ctrl-C; an image of a
     folder that cannot be read is named on stderr and left out, and the exit code is then 2 at
@@ -218,7 +292,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
     try:
         profile = load_profile(args.profile, _data_dir(args))
         frames = iter_frames(args.video if args.video else args.camera, skipped=leave_out)
-        detector = SettledRollDetector(lambda f: read(f, profile), still_seconds=args.still)
+        data_dir = _data_dir(args)
+        detector = SettledRollDetector(lambda f: read(f, profile, data_dir=data_dir),
+                                       still_seconds=args.still)
         for stamp, frame in frames:
             settled = detector.feed(frame, stamp)
             if settled:

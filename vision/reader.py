@@ -17,6 +17,7 @@ from .imageio import as_bgr
 from .net import NOT_A_DIE, DiceNets, Found, shipped
 from .profile import PIPS, Profile, load_profile
 from .roll import Die, Roll
+from .table import load_table, tuned
 
 NO_DICE = "no dice"
 TOO_MANY = "more dice than expected"
@@ -39,6 +40,8 @@ def read(
     """Find the dice in a BGR ``image`` and read their top faces for ``profile``.
 
     ``profile`` is a profile or its name (taught faces are then loaded from ``data_dir``).
+    The table's examples of the profile in ``data_dir`` (the dice the host confirmed there,
+    :mod:`vision.table`) tune the detector and name the faces of dice the reader doubts.
     ``expected`` is how many dice were rolled, if known: more than that adds a note. A die whose
     confidence is below the profile's threshold is marked uncertain; a blurred frame marks every
     die uncertain. The roll is never empty-handed silently: no dice gives the note "no dice".
@@ -48,11 +51,12 @@ def read(
     """
     if isinstance(profile, str):
         profile = load_profile(profile, data_dir)
+    table = load_table(profile.name, data_dir)
     image = as_bgr(image)
     notes = quality.exposure_notes(image)
     if notes:
         return Roll(profile.name, (), tuple(notes))
-    nets = nets or shipped()
+    nets = tuned(nets or shipped(), table)
     if profile.kind == PIPS:
         found = nets.detect(image)
         dice = _read_pips(nets.classify(image, found), found, nets.classes, profile)
@@ -68,6 +72,7 @@ def read(
             if (d := _read_learned(v, b, profile, classifier,
                                    lambda box=b.box: _no_die(image, box, nets)))
         ]
+    dice = table.fitting(image, dice)
     if not dice:
         return Roll(profile.name, (), (NO_DICE,))
     covered = _covered(dice)

@@ -1,0 +1,357 @@
+"""The table's examples: every die the host confirmed or corrected, kept to read this table better.
+
+A companion stays on one table for years, and the host confirms every roll it asks about: each die
+confirmed or corrected is kept as an example of this table (its cut-out, its face, what the reader
+had read there, its box and the frame's size: the camera), in ``<data dir>/vision/table/``, beside
+the faces taught (never in the journal: an undo leaves them, as it leaves taught faces). The reader
+uses them at the next roll, with no retraining:
+
+- a die it is unsure of but reads at least ``EVEN`` surely, or reads as a face the host once
+  corrected, is compared with the table's examples of the profile (the 60 numbers of
+  :func:`vision.features.describe`, whose units are one clearly visible difference each): when
+  the nearest example lies within ``NEAR`` units, ``RATIO`` times nearer than any example of
+  another face, and names the face the reader read, the die is read surely. A die within ``SAME``
+  units of an example the reader misread as the face it reads now is that die again: read as
+  the host named it; near such an example but not that near, it is asked about. It is not read
+  wrong again.
+- the die size it expects: once ``SIZED`` examples are known, a find much smaller or larger than
+  every die confirmed here (``SIZE_SPAN``) is no die of this table.
+- the detector's threshold: lowered by the share of confirmed dice the reader missed (the host
+  added them), down to ``LOWEST``, so the next roll finds the dice this table's light hides.
+
+Set on the byler tray (the labelled dice of its first 20 photos as examples, those of the next 20
+read): the nearest example within 8 units and 0.6 times nearer than another face names 73 % of
+the dice, all 364 of them right (5.4 ms a die to describe, hence only the dice in doubt). On the
+webcam and aws sets, naming a face other than the reader's read dice wrongly and surely: the
+examples confirm (``benchmarks/vision.py --adapt``, docs/vision.md "Learning the table").
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, replace
+from functools import cached_property
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .detect import die_pixels
+from .evaluate import match
+from .features import describe, version
+from .net import FAINT, DiceNets
+from .profile import Profile, ProfileError, load_profile
+from .roll import Box, Die, Roll
+
+NEAR = 8.0  # feature units within which an example can name a die's face ...
+RATIO = 0.6  # ... when it is this much nearer than every example of another face ...
+ALONE = 3.0  # ... or within this many units when the table knows no other face
+SAME = 3.0  # a die this near an example the reader misread is that die again: renamed
+SURE = 0.99  # the confidence of a face named by the table's examples
+EVEN = 0.6  # the examples confirm a doubted reading only when the reader was at least this sure
+SIZED = 5  # examples needed before the die size is trusted
+SIZE_SPAN = 2.0  # a find this many times smaller than the smallest example, or larger than the
+# largest, is no die of this table
+LOWEST = FAINT + 0.05  # lowest detector threshold, however many dice the reader missed
+CUT = 96  # side of a kept cut-out, in pixels
+
+
+@dataclass(frozen=True)
+class Example:
+    """One die the host confirmed: ``face`` the host gave, ``read`` what the reader read there
+    (``None``: the reader missed it), ``box`` in the frame's pixels, ``frame`` its width and
+    height, ``camera`` the camera's name when known, ``vector`` its description (``None`` when
+    its face could not be described), ``id`` its name in ``dice table list``."""
+
+    id: str
+    face: str
+    read: str | None
+    box: Box
+    frame: tuple[int, int]
+    camera: str | None
+    vector: tuple[float, ...] | None
+    added: float
+
+    @property
+    def corrected(self) -> bool:
+        """The reader read another face, or missed the die."""
+        return self.read != self.face
+
+    @property
+    def side(self) -> float:
+        """The die's side as a share of the frame's longer side."""
+        x0, y0, x1, y1 = self.box
+        return max(x1 - x0, y1 - y0) / max(self.frame)
+
+
+@dataclass(frozen=True)
+class Table:
+    """The examples of one profile at one table, and what the reader draws from them."""
+
+    profile: str
+    examples: tuple[Example, ...] = ()
+
+    @cached_property
+    def _described(self) -> tuple[np.ndarray, np.ndarray]:
+        """The examples' vectors (rows) and faces, for those that could be described."""
+        kept = [e for e in self.examples if e.vector is not None]
+        vectors = np.array([e.vector for e in kept], np.float32).reshape(len(kept), -1)
+        return vectors, np.array([e.face for e in kept])
+
+    @cached_property
+    def corrected_from(self) -> frozenset[str]:
+        """The faces the reader once read wrongly here: such a reading is checked."""
+        return frozenset(e.read for e in self.examples if e.corrected and e.read is not None)
+
+    def threshold(self, base: float) -> float:
+        """The detector's threshold at this table: ``base`` lowered by the share of the dice
+        confirmed here that the reader missed, down to ``LOWEST``."""
+        missed = sum(e.read is None for e in self.examples)
+        return max(LOWEST, base - missed / len(self.examples)) if missed else base
+
+    def sides(self) -> tuple[float, float] | None:
+        """The smallest and largest die side (share of the frame's longer side) a find may have
+        at this table; ``None`` until ``SIZED`` examples are known."""
+        if len(self.examples) < SIZED:
+            return None
+        sides = [e.side for e in self.examples]
+        return min(sides) / SIZE_SPAN, max(sides) * SIZE_SPAN
+
+    def face_of(self, vector: np.ndarray, read: str) -> tuple[str | None, bool]:
+        """What the table's examples say of a die described by ``vector`` and read as ``read``:
+        the face they name (``None``: no example near enough, or one of another face nearly as
+        near), and whether the nearest example is one the reader once read as ``read`` wrongly
+        (then, named or not, ``read`` is not trusted). The examples confirm the reader's face;
+        they name another only for a die within ``SAME`` of an example the reader misread as
+        ``read`` (the same die again): on the webcam set, naming other faces from nearer
+        examples read 3 dice of 203 wrongly and surely."""
+        vectors, faces = self._described
+        if not len(faces):
+            return None, False
+        dist = np.linalg.norm(vectors - vector, axis=1)
+        best = int(np.argmin(dist))
+        misread = bool(dist[best] <= NEAR and self._misread[best] == read)
+        others = dist[faces != faces[best]]
+        limit = ALONE if not len(others) else min(NEAR, RATIO * others.min())
+        if faces[best] != read:  # only a die that close to a misread one is renamed
+            limit = min(limit, SAME if misread else 0.0)
+        return (str(faces[best]) if dist[best] <= limit else None), misread
+
+    @cached_property
+    def _misread(self) -> np.ndarray:
+        """Per described example, the face the reader wrongly read there (``""``: none)."""
+        return np.array([e.read if e.corrected and e.read is not None else ""
+                         for e in self.examples if e.vector is not None])
+
+    def fitting(self, image: np.ndarray, dice: list[Die]) -> list[Die]:
+        """``dice`` read at this table: sized like its dice, and faces named by its examples
+        where the reader was unsure or read a face it once read wrongly here."""
+        sides = self.sides()
+        if sides is not None:
+            longer = max(image.shape[:2])
+            dice = [d for d in dice
+                    if sides[0] <= max(d.box[2] - d.box[0], d.box[3] - d.box[1]) / longer
+                    <= sides[1]]
+        checked = [i for i, d in enumerate(dice)
+                   if (d.uncertain and d.confidence >= EVEN) or d.face in self.corrected_from]
+        if not checked or not self.examples:
+            return dice
+        dice = list(dice)
+        for i, vector in zip(checked, _vectors(image, [dice[i].box for i in checked]),
+                             strict=True):
+            face, misread = (None, False) if vector is None else self.face_of(vector,
+                                                                               dice[i].face)
+            if face is not None and (face != dice[i].face or dice[i].confidence >= EVEN):
+                dice[i] = replace(dice[i], face=face, confidence=max(SURE, dice[i].confidence),
+                                  uncertain=False)
+            elif misread:
+                dice[i] = replace(dice[i], uncertain=True)
+        return dice
+
+
+@dataclass(frozen=True)
+class Confirmed:
+    """What one confirmed roll added: examples in all, how many the reader had read otherwise
+    (``corrected``) and how many it had missed (``missed``)."""
+
+    added: int
+    corrected: int
+    missed: int
+
+
+def table_path(profile: str, data_dir: Path) -> Path:
+    """Where the table's examples of ``profile`` are kept."""
+    return Path(data_dir) / "vision" / "table" / (profile.replace("/", "__") + ".json")
+
+
+def cut_outs_folder(profile: str, data_dir: Path) -> Path:
+    """Where the cut-outs of the table's examples of ``profile`` are kept (JPEG, by id)."""
+    path = table_path(profile, data_dir)
+    return path.parent / path.stem
+
+
+_LOADED: dict[Path, tuple[tuple[int, int, int] | None, Table]] = {}
+
+
+def load_table(profile: str, data_dir: Path | None) -> Table:
+    """The table's examples of ``profile`` in ``data_dir`` (none without a data directory),
+    parsed once and kept until the file changes: a confirmed roll counts at the next roll."""
+    if data_dir is None:
+        return Table(profile)
+    path = table_path(profile, data_dir)
+    try:
+        st = path.stat()
+        stamp: tuple[int, int, int] | None = (st.st_mtime_ns, st.st_size, st.st_ino)
+    except OSError:
+        stamp = None
+    kept = _LOADED.get(path)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    table = Table(profile, tuple(_read(path))) if stamp is not None else Table(profile)
+    _LOADED[path] = (stamp, table)
+    return table
+
+
+def tuned(nets: DiceNets, table: Table) -> DiceNets:
+    """``nets`` with the detector's threshold of this table."""
+    threshold = table.threshold(nets.detect_threshold)
+    return nets if threshold == nets.detect_threshold else replace(
+        nets, detect_threshold=threshold)
+
+
+def confirm(image: np.ndarray, profile: str | Profile, dice: list[tuple[Box, str]],
+            data_dir: Path, *, read: Roll | None = None, camera: str | None = None) -> Confirmed:
+    """Keep the dice of one photo as the host gave them (``(box, face)``, boxes in the
+    photo's pixels) as examples of this table. ``read`` is what the reader read in the photo
+    (read here, with the table as it stands, when not given): a die of another face there is a
+    correction, a box paired with none of its dice (:func:`vision.evaluate.match`, one to one:
+    two touching dice read as one leave one of them unpaired) a die it missed. Raises
+    :class:`ProfileError`, with nothing kept, for a face the profile does not have, a box outside
+    the photo or no die."""
+    if isinstance(profile, str):
+        profile = load_profile(profile, data_dir)
+    h, w = image.shape[:2]
+    if not dice:
+        raise ProfileError("table.no_die")
+    for box, face in dice:
+        if face not in profile.faces:
+            raise ProfileError("profile.no_face", name=repr(profile.name), face=repr(face),
+                               faces=", ".join(profile.faces))
+        x0, y0, x1, y1 = box
+        if not (0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h):
+            raise ProfileError("table.bad_box", box=",".join(map(str, box)), width=w, height=h)
+    if read is None:
+        from .reader import read as read_frame  # here: the reader imports this module
+
+        read = read_frame(image, profile, data_dir=data_dir)
+    now = time.time()
+    paired = {j: read.dice[i] for i, j in match([d.box for d in read.dice],
+                                                 [box for box, _ in dice])}
+    # A die the reader found is described in the box it found, as the next roll's dice will be
+    # (a slanted camera's labels may frame the top face only, the reader the whole die).
+    looked = [paired[j].box if j in paired else box for j, (box, _) in enumerate(dice)]
+    examples = []
+    for j, ((box, face), vector) in enumerate(zip(dice, _vectors(image, looked), strict=True)):
+        examples.append(Example(secrets.token_hex(4), face,
+                                paired[j].face if j in paired else None, tuple(box), (w, h),
+                                camera, None if vector is None else tuple(round(float(v), 4)
+                                                                          for v in vector), now))
+    folder = cut_outs_folder(profile.name, data_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    for example in examples:
+        ok, jpeg = cv2.imencode(".jpg", _cut_out(image, example.box),
+                                [cv2.IMWRITE_JPEG_QUALITY, 85])
+        if ok:
+            (folder / f"{example.id}.jpg").write_bytes(jpeg.tobytes())
+    path = table_path(profile.name, data_dir)
+    _write(path, profile.name, list(_read(path)) + examples)
+    return Confirmed(len(examples), sum(e.read is not None and e.corrected for e in examples),
+                     sum(e.read is None for e in examples))
+
+
+def table_examples(profile: str, data_dir: Path) -> list[Example]:
+    """The table's examples of ``profile``, oldest first."""
+    return _read(table_path(profile, data_dir))
+
+
+def forget(profile: str, data_dir: Path, example_id: str | None = None) -> int:
+    """Forget one example (by id) or every example of ``profile`` at this table (``None``);
+    returns how many were dropped. :class:`ProfileError` for an id it does not have."""
+    path = table_path(profile, data_dir)
+    examples = _read(path)
+    if example_id is None:
+        kept = []
+        shutil.rmtree(cut_outs_folder(profile, data_dir), ignore_errors=True)
+    else:
+        kept = [e for e in examples if e.id != example_id]
+        if len(kept) == len(examples):
+            raise ProfileError("table.no_example", id=repr(example_id), profile=repr(profile))
+        (cut_outs_folder(profile, data_dir) / f"{example_id}.jpg").unlink(missing_ok=True)
+    if kept:
+        _write(path, profile, kept)
+    else:
+        path.unlink(missing_ok=True)
+    return len(examples) - len(kept)
+
+
+def _vectors(image: np.ndarray, boxes: list[Box]) -> list[np.ndarray | None]:
+    """The description of the die in each box (``None`` where its face cannot be described)."""
+    blobs = [die_pixels(image, box) for box in boxes]
+    described = iter(describe(image, [b for b in blobs if b is not None]))
+    return [None if b is None else next(described) for b in blobs]
+
+
+def _cut_out(image: np.ndarray, box: Box) -> np.ndarray:
+    """The square around ``box`` with a little margin, at ``CUT`` pixels."""
+    x0, y0, x1, y1 = box
+    side = max(x1 - x0, y1 - y0) * 1.3
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    h, w = image.shape[:2]
+    left, top = max(0, round(cx - side / 2)), max(0, round(cy - side / 2))
+    right, bottom = min(w, round(cx + side / 2)), min(h, round(cy + side / 2))
+    return cv2.resize(image[top:bottom, left:right], (CUT, CUT), interpolation=cv2.INTER_AREA)
+
+
+def _read(path: Path) -> list[Example]:
+    """The examples in ``path`` (none: empty); :class:`ProfileError` for a damaged file, and
+    for examples described by another version of the face description (forget them)."""
+    if not path.exists():
+        return []
+    try:
+        data = json.loads(path.read_text())
+        examples = [Example(str(e["id"]), str(e["face"]), e["read"], tuple(e["box"]),
+                            tuple(e["frame"]), e.get("camera"),
+                            None if e["vector"] is None else tuple(e["vector"]),
+                            float(e["added"])) for e in data["examples"]]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ProfileError("table.unreadable", path=path, detail=exc) from None
+    if data.get("features") != version():
+        examples = [replace(e, vector=None) for e in examples]  # sizes still count
+    return examples
+
+
+def _write(path: Path, profile: str, examples: list[Example]) -> None:
+    """Replace the table file in one step, on disk when this returns."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps({"profile": profile, "features": version(),
+                       "examples": [{"id": e.id, "face": e.face, "read": e.read,
+                                     "box": list(e.box), "frame": list(e.frame),
+                                     "camera": e.camera,
+                                     "vector": None if e.vector is None else list(e.vector),
+                                     "added": e.added} for e in examples]})
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+

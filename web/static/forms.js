@@ -93,9 +93,10 @@ const Controls = (() => {
    * host controls at every change of the table, and a form stays as the host left it. */
   const unfolded = {};
 
-  /** A form per event of ``events`` the description knows, folded (the first one open); an
-   * event without fields (end the turn) is a button of its own, one tap. */
-  function eventForms(description, view, events) {
+  /** A form per event of ``events`` the description knows, folded (the first one open unless
+   * ``folded``: corrections wait to be asked for); an event without fields (end the turn) is a
+   * button of its own, one tap. */
+  function eventForms(description, view, events, folded = false) {
     const offered = (type) => description[type] && (!description[type].when ||
       description[type].when(view));  // ``when``: the rules would take it now
     events = events.filter(offered);
@@ -105,7 +106,7 @@ const Controls = (() => {
     return row + events.filter((type) => description[type].fields)
       .map((type, i) => {
       const fields = description[type].fields || [];
-      const open = unfolded[type] ?? i === 0;
+      const open = unfolded[type] ?? (!folded && i === 0);
       return `<details data-details="event-${type}"${open ? " open" : ""}><summary>` +
         `${esc(t("ui.event_" + type))}</summary>` +
         `<form data-form="event" data-event="${type}" class="event">` +
@@ -166,7 +167,7 @@ const Controls = (() => {
       html += eventForms(description, view, expects.events.filter((e) => !(
         expects.kind === "dice" && diceEvent.handles.includes(e))));
       return html + (extra ? extra(view, expects) : "") + eventForms(description, view,
-        ["adjust", "teach"].filter((e) => !expects.events.includes(e)));
+        ["adjust", "teach"].filter((e) => !expects.events.includes(e)), true);
     };
     const forms = {event: (_data, form) => send(eventFrom(description, form, app.pic.view))};
     const actions = {

@@ -162,7 +162,7 @@ function setupForm() {
   const players = [0, 1, 2, 3].map((i) => `<fieldset class="player"><legend>` +
     `${esc(t("ui.player_n", {n: i + 1}))}</legend><input name="p${i}-name" ` +
     `placeholder="${esc(t("ui.player_name"))}" value="${i === 0 ? "Gary" : ""}">` +
-    `<select name="p${i}-hero" aria-label="${esc(t("ui.field_hero"))}">${options(heroes, heroes[i], (h) => catalog.heroes[h])}</select>` +
+    `<select name="p${i}-hero" aria-label="${esc(t("ui.field_hero"))}">${options(heroes, heroes[i], (h) => printed(catalog.heroes[h]))}</select>` +
     `<select name="p${i}-side" aria-label="${esc(t("ui.field_side"))}">${options(SIDES, ["S", "N", "E", "W"][i])}</select></fieldset>`).join("");
   const boards = SIDES.map((side, i) => `<label>${esc(name(side))} <select name="board-${side}">` +
     options(["red", "blue", "yellow", "green"], ["red", "blue", "yellow", "green"][i]) +
@@ -366,7 +366,9 @@ function choice(view, expects) {
       `data-hero="${esc(h)}"`)).join("") + "</div>";
   }
   if (events.includes("resolve")) {
-    const fight = view.combat && view.combat.kind === "fight";
+    const help = app.pic.helper;  // a win is declined only when there is one to decline
+    const fight = view.combat && view.combat.kind === "fight" && help && help.advice &&
+      help.advice.falls.length > 0;
     const market = view.combat && view.combat.kind === "market";
     const ready = !market || marketGains(view).every(Boolean);
     const reroll = (view.allowed || {}).reroll;

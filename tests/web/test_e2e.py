@@ -164,7 +164,7 @@ def become_host(page) -> None:
         page.fill("input[name=code]", SETUP_CODES[urlsplit(page.url).port])
     page.fill("input[name=pin]", PIN)
     page.locator("form[data-form] button").click()
-    expect(page.locator("button[data-act=undo]")).to_be_visible()
+    expect(page.locator("body")).to_have_class(re.compile(r"\bhosting\b"))  # logged in
 
 
 def test_viewer_follows_a_turn_played_by_the_host(browser, server):
@@ -332,7 +332,7 @@ def test_host_sessions_listed_revoked_and_logged_out_everywhere(browser, server)
     expect(sessions.nth(1)).to_contain_text("(this one)")
     second.click("ul.sessions button[data-act=revoke]")
     expect(sessions).to_have_count(1)
-    first.click("button[data-act=undo]")  # the revoked phone is shown the login again
+    first.click("form[data-form=setup] button")  # the revoked phone is shown the login again
     expect(first.locator("form[data-form=login]")).to_be_visible()
     second.click("button[data-act=logout-all]")
     expect(second.locator("form[data-form=login]")).to_be_visible()

@@ -354,7 +354,8 @@ function renderHost() {
   more.hidden = true;
   $("host-toggle").textContent = app.hostOpen ? t("ui.close") : t("ui.host");
   document.body.classList.toggle("hosting", app.hostOpen && app.host);
-  draw($("undo-slot"), app.hostOpen && app.host ? button("undo", t("ui.undo")) : "");
+  const undoable = app.pic && app.pic.undoable !== 0;  // nothing to undo right after a setup
+  draw($("undo-slot"), app.hostOpen && app.host && undoable ? button("undo", t("ui.undo")) : "");
   if (!app.hostOpen || !app.pic) return;
   if (!app.host && app.pinSet === null) { draw(box, "<p>…</p>"); return; }
   if (!app.host) {
@@ -762,7 +763,9 @@ $("lang-switch").addEventListener("click", () => {
   app.lang = app.lang === "fr" ? "en" : "fr";
   localStorage.setItem("companion-lang", app.lang);
   if (app.box.checks && app.box.lang !== app.lang) loadDoctor();  // its words, in this language
+  $("toast").hidden = true;  // said in the other language
   render();
+  for (const part of [Link.draw, Preview.draw, Dice.redraw]) part();  // at once, not in 1 s
 });
 
 $("host-toggle").addEventListener("click", () => {

@@ -115,6 +115,14 @@ const Controls = (() => {
     }).join("");
   }
 
+  /** What a form still lacks before its event can be taken: a multi field with fewer ticks
+   * than its ``min`` (e.g. a Block takes two dice), said in words; "" when nothing. */
+  function tooFew(spec, form) {
+    const short = (spec.fields || []).find((f) => f.kind === "multi" && f.min &&
+      new FormData(form).getAll(f.name).length < f.min);
+    return short ? t("ui.choose_at_least", {n: short.min, field: label(short)}) : "";
+  }
+
   /** The event a generated form describes (its ``build`` may reshape the fields). */
   function eventFrom(description, form, view) {
     const type = form.dataset.event;
@@ -169,7 +177,11 @@ const Controls = (() => {
       return html + (extra ? extra(view, expects) : "") + eventForms(description, view,
         ["adjust", "teach"].filter((e) => !expects.events.includes(e)), true);
     };
-    const forms = {event: (_data, form) => send(eventFrom(description, form, app.pic.view))};
+    const forms = {event: (_data, form) => {
+      const short = tooFew(description[form.dataset.event], form);
+      if (short) { toast(short); return null; }  // said before anything is sent
+      return send(eventFrom(description, form, app.pic.view));
+    }};
     const actions = {
       face: (el) => { app.pick.dice[el.dataset.die] = el.dataset.face; renderHost(); },
       "send-faces": () => send(diceEvent.build(app.pic.view,

@@ -13,6 +13,9 @@ const rune = (r) => (r ? `<span class="chip c-${r}" title="${esc(name(r))}"><b a
   `${SYMBOL[r] || "?"}</b>${esc(name(r))}</span>` : "");
 const dieIndexes = (view) => view.dice.filter((d) => !d.used).map((d) => d.index);
 const guardians = (view) => Object.keys(view.guardians);
+/** The dice whose rune hits a weak point of the monster in contact (the rules asked first,
+ * ``view.taps``): the hit form offers only those. */
+const hitDice = (view) => (view.taps || []).filter((e) => e.type === "hit").map((e) => e.die);
 const die = (field, kind = "choice", extra = {}) => ({name: field, kind, from: dieIndexes,
   numbers: true, label: (i) => t("ui.die_n", {n: i + 1}), ...extra});
 
@@ -86,14 +89,15 @@ function setup(d) {
 
 const DESCRIPTION = {
   angel: {fields: [{name: "guardian", kind: "choice", from: guardians}]},
-  hit: {fields: [die("die"),
+  hit: {when: (view) => hitDice(view).length > 0, fields: [die("die", "choice", {from: hitDice}),
     {name: "space", kind: "number", min: 1, max: 5, optional: true},
     {name: "as_life", kind: "check"}]},
-  move: {fields: [die("die", "choice", {optional: true}),
-    {name: "to", kind: "choice", from: () => PATHS}]},
-  block: {fields: [die("dice", "multi")]},
-  charge: {fields: [die("dice", "multi")]},
-  reroll: {fields: [die("dice", "multi")]},
+  move: {when: (view) => (view.free_moves || []).length > 0,  // with a die: its one-tap rows
+    fields: [{name: "to", kind: "choice", chips: true, from: (view) => view.free_moves}]},
+  block: {when: (view) => dieIndexes(view).length >= 2,
+    fields: [die("dice", "multi", {min: 2})]},
+  charge: {fields: [die("dice", "multi", {min: 1})]},
+  reroll: {fields: [die("dice", "multi", {min: 1})]},
   mark: {fields: [die("die"),
     {name: "target", kind: "choice", from: guardians, optional: true},
     {name: "rune", kind: "choice", from: () => RUNES, optional: true},

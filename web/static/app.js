@@ -183,7 +183,8 @@ function post(url, body) {
     toast(data.message || String(response.status));
     Teach.refused(data, payload.event);
     renderHost();  // a refusal that needs a card taught opens its form at the top
-    bringAwaited($("teach-any") && $("teach-any").closest("#host"));
+    const teach = $("teach-any") && $("teach-any").closest("#host") && $("teach-any");
+    if (teach) bringAwaited(teach);
     if (response.status === 403) await hostStatus();
     return null;
   }).catch((error) => { toast(String(error)); return null; });
@@ -195,8 +196,8 @@ function post(url, body) {
  * button above it): ``target``, else the first control of the host's box. */
 function bringAwaited(target) {
   if (!app.hostOpen || !app.host) return;
-  const el = target || $("host").querySelector(
-    "button:not([disabled]), select, input:not([type=hidden]), textarea");
+  const el = target || $("host").querySelector(".undone, button:not([disabled]), select, " +
+    "input:not([type=hidden]), textarea");
   if (!el) return;
   const top = $("top").getBoundingClientRect().bottom;
   const box = el.getBoundingClientRect();

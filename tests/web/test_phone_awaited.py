@@ -240,3 +240,25 @@ def test_runemasters_card_is_picked_by_its_printed_name(browser, server):  # noq
     assert not page.locator("#host-more #teach-any").count()
     assert not page.locator("input[name=id]").count()  # no free text field for the card
     assert not page.errors
+
+
+def test_runemasters_game_over_is_said_in_words(browser, server):  # noqa: F811
+    """Found: the game-over header «lost the last guardian is dead» (two names side by side)."""
+    page = host_phone(browser, server)
+    api = ApiHost(server.url)
+    at_version(page, api.send(GAME_SETUPS["runemasters"], {"type": "adjust", "temple": 0}))
+    expect(page.locator("#headline")).to_have_text("Game lost: the temple has fallen")
+    page.click("#lang-switch")
+    expect(page.locator("#headline")).to_have_text("Partie perdue : le temple est tombé")
+
+
+def test_the_teach_form_fits_a_360_px_phone_in_french(browser, server):  # noqa: F811
+    """Found: the teach form's "printed text / effects" selects 418 px wide at 360."""
+    page = host_phone(browser, server, "fr")
+    at_version(page, ApiHost(server.url).send(setup_event()))
+    page.locator("details[data-details=teach-any] > summary").click()
+    form = page.locator("form[data-form=teach-any]")
+    expect(form).to_be_visible()
+    form.locator("select[name=teach-kind]").select_option("card")
+    expect(form.locator("select[name$='.as']").first).to_be_attached()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -35,6 +35,8 @@ class Simulator:
         self.session = session
         self.random = random.Random(seed)
         self._lock = threading.Lock()
+        self._invented: dict[str, dict[str, Any]] = {}
+        """The cards made up so far, by id: one drawn again after an undo is the same card."""
 
     def _awaiting(self, blank: str, event: str) -> Expectation:
         """What the table waits for, refused unless it has a ``blank`` to fill."""
@@ -69,10 +71,25 @@ class Simulator:
             if options:
                 return self._submit(template.fill(self.random.choice(options)))
             if options is not None and invent is not None:
-                fields = invent(self.session.state, self.random)
-                card = fields.pop(template.blank.field)
-                return self._submit(template.fill(card, **fields))
+                return self._draw_invented(template, invent)
             return self._draw_any(template)
+
+    def _draw_invented(self, template: Template, invent: Callable[..., dict[str, Any]]
+                       ) -> tuple[Event, Step]:
+        """A card the game makes up; when it makes up an id it made before (the table went back
+        past that draw), the card first made is drawn again if the table takes it: an undone
+        draw and the draw after it show the same card, not one of another colour."""
+        fields = invent(self.session.state, self.random)
+        card = fields.pop(template.blank.field)
+        earlier = self._invented.get(card)
+        if earlier is not None:
+            try:
+                return self._submit(template.fill(card, **earlier))
+            except RuleError:
+                pass  # no longer the card the deck calls for (e.g. a Warlord now): a new one
+        drawn = self._submit(template.fill(card, **fields))
+        self._invented[card] = fields
+        return drawn
 
     def _draw_any(self, template: Template) -> tuple[Event, Step]:
         state, game = self.session.state, self.session.game

@@ -160,23 +160,29 @@ class Hub:
                  per_address: int = 8) -> None:
         self.session = session
         self._streams = Streams(backlog, streams, per_address)
-        self._inbox: queue.SimpleQueue[tuple[Game, Update] | None] = queue.SimpleQueue()
+        self._inbox: queue.SimpleQueue[tuple[Game, Update, int] | None] = queue.SimpleQueue()
         self._log: deque[dict[str, Any]] = deque(maxlen=LOG_SIZE)
         self._changed = threading.Condition()
         self._closed = False
-        self.latest = payload.describe(session.game, session.state, session.version)
+        self.latest = {**payload.describe(session.game, session.state, session.version),
+                       "undoable": self._undoable()}
         self._unsubscribe = session.subscribe(self.listen)
         self._thread = threading.Thread(target=self._run, name="companion-hub", daemon=True)
         self._thread.start()
 
+    def _undoable(self) -> int:
+        """How many steps of the current game can be undone (the setup cannot): the page offers
+        Undo only when there is one."""
+        return max(0, len(self.session.history()) - 1)
+
     def listen(self, change: Update) -> None:
         """The session's listener: enqueue, never block."""
-        self._inbox.put((self.session.game, change))
+        self._inbox.put((self.session.game, change, self._undoable()))
 
     def _run(self) -> None:
         while (item := self._inbox.get()) is not None:
-            game, change = item
-            data = payload.update(game, change)
+            game, change, undoable = item
+            data = {**payload.update(game, change), "undoable": undoable}
             said = {"version": change.version, "said": data.pop("said"),
                     "label": data.pop("label"), "event": data.pop("event")}
             message = frame("update", {**data, **said})

@@ -31,11 +31,22 @@ def page_texts() -> dict[str, dict[str, str]]:
     return merged
 
 
+def game_names() -> dict[str, dict[str, dict[str, str]]]:
+    """Each installed game's own names (``name.*``) in every language, by game: two games may
+    name the same id differently (Last Bastion's mode "Normal", Attack on Titan's "normal"), and
+    the page shows the names of the game on the table, also one set up after the page loaded."""
+    return {game_id: {lang: {k: v for k, v in texts(lang, game).items() if k.startswith("name.")}
+                      for lang in LANGUAGES}
+            for game_id, game in installed_games().items()}
+
+
 @bp.get("/")
 def index() -> str:
     """The live dashboard (host controls appear after the PIN login)."""
     games = game_list()
-    return render_template("index.html", texts=page_texts(), lang=request_lang(), games=games,
+    game = current().session.game
+    return render_template("index.html", texts=page_texts(), names=game_names(),
+                           game=game.id if game else None, lang=request_lang(), games=games,
                            renderers=[g for g in games
                                       if find_game(g).capabilities.page is not None],
                            simulate=current().simulator is not None)

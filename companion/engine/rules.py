@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .catalog import OwnerTaught, working_copy
-from .events import Event
+from .errors import RuleError
+from .events import Event, validate
 from .game import Step, check_accepted
 from .messages import Message, Outcome, Prompt
 
@@ -38,6 +39,17 @@ class RulesGame(OwnerTaught):
         self.handlers[event.type](new, dict(event.fields), out)
         self.follow(new, out)
         return Step(new, out.messages, self.prompts(new), out.label, out.learned)
+
+    def takes(self, state: State, event: Mapping[str, Any]) -> bool:
+        """Whether the rules take ``event`` (``{"type": ..., fields}``) now, tried on a copy (the
+        table is not touched): a page offers a control only when they do."""
+        fields = {k: v for k, v in event.items() if k != "type"}
+        try:
+            self.apply(state, Event(event["type"], validate(event["type"], fields,
+                                                            self.events[event["type"]])))
+        except RuleError:
+            return False
+        return True
 
     def label(self, state: State, event: Event) -> Message | None:
         """The event's history label read from the state before it (None: its handler labels

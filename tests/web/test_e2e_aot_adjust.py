@@ -19,6 +19,7 @@ def test_the_host_corrects_dice_and_cards(browser, server):  # noqa: F811
                        *({"type": "roll", "hero": h, "faces": f} for h, f in ROLLS.items()))
     viewer = phone(browser, server.url)
     at_version(host, version)
+    host.locator("details[data-details=event-adjust] > summary").click()  # folded till asked
     form = host.locator("form[data-event=adjust]")
     form.locator("select[name=hero]").select_option("eren")
     form.locator("input[name=dice]").fill("cannon, move, dodge")

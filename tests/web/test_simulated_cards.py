@@ -52,6 +52,31 @@ def test_invented_cards_are_not_saved_into_the_owners_definitions(tmp_path):
     later.close()
 
 
+def test_an_invented_card_drawn_again_after_an_undo_is_the_same_card(tmp_path):
+    """Issue 39, item 7: the card drawn after an undo of the draw changed colour and
+    resistance ("Sim 3", red 2, then blue 0)."""
+    session = Session(tmp_path / "data")
+    session.submit(setup_event())
+    table = Simulator(session, 3)
+    def sims() -> dict[str, dict]:
+        return {c: d for c, d in session.state["catalog"]["card"].items() if c.startswith("sim-")}
+
+    play(session, table, lambda: len(sims()) >= 1)
+    while session.expects().kind != "card":  # the next draw, an invented card again
+        play(session, table, lambda: session.expects().kind == "card", steps=1)
+    before = sims()
+    table.draw()
+    drawn = {c: d for c, d in sims().items() if c not in before}
+    assert drawn, "the simulator had to invent this card"
+    for _ in range(5):  # undo the draw, draw again: the same card each time
+        session.submit({"type": "undo"})
+        settle(session)
+        table.draw()
+        again = {c: d for c, d in sims().items() if c not in before}
+        assert again == drawn
+    session.close()
+
+
 def test_games_are_listed_last_bastion_first(capsys):
     assert main(["games"]) == 0
     assert capsys.readouterr().out.split()[0] == "last-bastion"

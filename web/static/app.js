@@ -68,7 +68,17 @@ function t(key, params) {
     : text;
 }
 
-const name = (id) => TEXTS[app.lang]["name." + id] ?? String(id);
+/** Each game's own names, for a game set up after the page loaded (TEXTS holds every game's
+ * names merged, those of the game on the table then last, with its players). */
+const NAMES = JSON.parse(document.getElementById("names").textContent);
+
+/** An id's display name in the page's language, as the game on the table names it. */
+const name = (id) => {
+  const game = app.pic && app.pic.view.game;
+  const own = game && game !== BOOT.game && NAMES[game] ? NAMES[game][app.lang]["name." + id]
+    : undefined;
+  return own ?? TEXTS[app.lang]["name." + id] ?? String(id);
+};
 
 const both = (texts) => (texts ? texts[app.lang] ?? texts.en : "");
 
@@ -80,7 +90,8 @@ const esc = (s) => String(s ?? "").replace(/[&<>"']/g,
 function alive() {
   app.lastMessage = Date.now();
   $("conn").className = "conn on";
-  $("conn").textContent = t("ui.live") + " · v" + Math.max(app.version, 0);
+  $("conn").textContent = t("ui.live");
+  $("conn").dataset.version = Math.max(app.version, 0);  // for tests and tools, not for players
 }
 
 function connect() {
@@ -163,15 +174,35 @@ function post(url, body) {
     const data = await response.json().catch(() => ({}));
     app.refusal = response.ok ? null : data;
     if (response.ok) {
-      if (typeof data.version === "number") await shown(data.version);
+      if (typeof data.version === "number") {
+        await shown(data.version);
+        bringAwaited();
+      }
       return data;
     }
     toast(data.message || String(response.status));
     Teach.refused(data, payload.event);
+    renderHost();  // a refusal that needs a card taught opens its form at the top
+    const teach = $("teach-any") && $("teach-any").closest("#host") && $("teach-any");
+    if (teach) bringAwaited(teach);
     if (response.status === 403) await hostStatus();
     return null;
   }).catch((error) => { toast(String(error)); return null; });
   return app.busy;
+}
+
+/** Scroll the control the table waits for into view, right under the sticky header, when it is
+ * not on screen (after "Start the game" the page stayed where the form's button was, the Draw
+ * button above it): ``target``, else the first control of the host's box. */
+function bringAwaited(target) {
+  if (!app.hostOpen || !app.host) return;
+  const el = target || $("host").querySelector(".undone, button:not([disabled]), select, " +
+    "input:not([type=hidden]), textarea");
+  if (!el) return;
+  const top = $("top").getBoundingClientRect().bottom;
+  const box = el.getBoundingClientRect();
+  if (box.top >= top && box.bottom <= window.innerHeight) return;
+  window.scrollBy(0, box.top - top - 8);
 }
 
 /** Resolves once the page shows ``version`` (from the stream), or after 2 s regardless. */
@@ -206,7 +237,8 @@ function catalogFor(game) {
 }
 
 async function loadBox() {
-  const response = await fetch("/api/box", {cache: "no-store"});
+  const response = await fetch("/api/box", {cache: "no-store",
+    headers: {"X-Companion-Lang": app.lang}});
   if (response.ok) showBox(await response.json());
 }
 
@@ -221,7 +253,9 @@ function showBox(status) {
 
 async function loadDoctor() {
   app.box.checks = [];
-  const response = await fetch("/api/doctor", {cache: "no-store"});
+  app.box.lang = app.lang;
+  const response = await fetch("/api/doctor", {cache: "no-store",
+    headers: {"X-Companion-Lang": app.lang}});
   const data = await response.json();
   if (!response.ok) { toast(data.message); app.box.checks = null; return; }
   app.box.checks = data.checks;
@@ -274,9 +308,10 @@ function renderTop(game) {
   const top = game.top(view);
   const score = view.score == null || typeof view.score === "object" ? ""
     : ` · ${esc(t("ui.score", {n: view.score}))}`;
+  const over = view.reason ? t("ui.game_over_why", {result: name(view.status),
+    reason: name(view.reason)}) : t("ui.game_over", {result: name(view.status)});
   draw($("headline"), view.status === "playing" ? top.headline
-    : `<span class="over ${esc(view.status)}">${esc(name(view.status))}</span> ` +
-      `${esc(name(view.reason))}${score}`);
+    : `<span class="over ${esc(view.status)}">${esc(over)}</span>${score}`);
   draw($("deck"), top.sub);
 }
 
@@ -293,8 +328,7 @@ function renderPrompts() {
  * were said. */
 function renderLog() {
   const versions = app.log.slice().reverse().filter((entry) => entry.said.length).map((entry) =>
-    `<li><span class="v">${entry.version}</span><div>${entry.said.map((said) =>
-      `<p>${esc(both(said))}</p>`).join("")}</div></li>`);
+    `<li><div>${entry.said.map((said) => `<p>${esc(both(said))}</p>`).join("")}</div></li>`);
   // the list scrolls (at most 40% of the screen): focusable, so a keyboard can scroll it too
   draw($("log"), `<h2 id="log-title">${esc(t("ui.log"))}</h2><ol class="log" ` +
     `tabindex="0" aria-labelledby="log-title">${versions.join("")}</ol>`);
@@ -321,7 +355,8 @@ function renderHost() {
   more.hidden = true;
   $("host-toggle").textContent = app.hostOpen ? t("ui.close") : t("ui.host");
   document.body.classList.toggle("hosting", app.hostOpen && app.host);
-  draw($("undo-slot"), app.hostOpen && app.host ? button("undo", t("ui.undo")) : "");
+  const undoable = app.pic && app.pic.undoable !== 0;  // nothing to undo right after a setup
+  draw($("undo-slot"), app.hostOpen && app.host && undoable ? button("undo", t("ui.undo")) : "");
   if (!app.hostOpen || !app.pic) return;
   if (!app.host && app.pinSet === null) { draw(box, "<p>…</p>"); return; }
   if (!app.host) {
@@ -344,12 +379,16 @@ function renderHost() {
     ? button("roll", t("ui.roll"), 'class="strong"') : "") +
     (app.simulate && expects.kind === "card" && simulated.includes("card")
       ? button("draw", t("ui.draw"), 'class="strong"') : "");
-  let html = tools ? `<div class="row tools">${tools}</div>` : "";
+  let html = undone() + (tools ? `<div class="row tools">${tools}</div>` : "");
   if (expects.kind === "setup") html += newGame();
   else if (game && expects.kind !== "nothing") html += game.host(view, expects);
-  draw(box, `<h2 class="sr-only">${esc(t("ui.host"))}</h2>` + html);
+  // the teach form, open when a prompt or a refusal names a card to teach, is drawn with the
+  // decision: it is what the table needs next (it was four screens down)
+  const teach = view.game && expects.kind !== "setup" ? Teach.section(view) : "";
+  const teachNow = teach.includes('data-details="teach-any" open');
+  draw(box, `<h2 class="sr-only">${esc(t("ui.host"))}</h2>` + html + (teachNow ? teach : ""));
   let extra = game && game.more && expects.kind !== "setup" ? game.more(view) : "";
-  if (view.game && expects.kind !== "setup") extra += Teach.section(view);
+  if (!teachNow) extra += teach;
   if (game && game.roles) extra += roleLinks(game.roles);
   if (view.game) extra += boxFile(view.game);
   extra += historyJump() + boxSection() + sessionsSection();
@@ -361,6 +400,7 @@ function renderHost() {
   more.hidden = false;
   Typed.restore(box);
   Typed.restore(more);
+  keepBoxFile(more);
   const search = box.querySelector("input[name=search]");
   if (search && app.pick.focusSearch) { search.focus(); search.setSelectionRange(99, 99); }
 }
@@ -433,7 +473,7 @@ function boxSection() {
   }
   const mark = {true: "✓", false: "✗", null: "–"};
   const checks = (app.box.checks || []).map((c) => `<li class="check-${c.ok}">` +
-    `<b>${mark[c.ok]} ${esc(t("ui.check_" + c.name.toLowerCase().replace(/\W+/g, "_")))}</b> ` +
+    `<b>${mark[c.ok]} ${esc(c.name)}</b> ` +
     `${esc(c.detail)}${c.fix ? `<br><small>${esc(t("ui.box_fix"))} ${esc(c.fix)}</small>` : ""}` +
     "</li>").join("");
   return html + button("doctor", t("ui.box_check")) +
@@ -478,6 +518,16 @@ function boxFile(game) {
     `<button>${esc(t("ui.box_import"))}</button></form>${lines}</details>`;
 }
 
+/** Put the chosen box file back in its field after a redraw (the report of a refused import
+ * redraws the form): "Replace mine" ticked then Import sends the same file again. */
+function keepBoxFile(box) {
+  const input = box.querySelector("form[data-form=box-import] input[name=file]");
+  if (!input || !app.boxFile || input.files.length) return;
+  const chosen = new DataTransfer();
+  chosen.items.add(app.boxFile);
+  input.files = chosen.files;
+}
+
 /** Read the chosen box file and send it; the report is shown either way. */
 async function importBox(form) {
   const file = form.querySelector("input[name=file]").files[0];
@@ -494,13 +544,41 @@ async function importBox(form) {
   renderHost();
 }
 
+/** The points of the history to go back to, newest first, each with how many steps back it
+ * is; going back several steps asks a second tap on the same button (it undoes a lot). */
 function historyJump() {
   const frames = app.frames;
-  const list = frames ? frames.slice(1).reverse().map((f) => `<li>${esc(both(f.label) || f.type)} ` +
-    button("back-to", t("ui.back_here"), `data-seq="${f.seq}"`) + "</li>").join("") : "";
+  // every point but the last (the table as it is now), newest first: i + 1 steps back
+  const list = frames ? frames.slice(0, -1).reverse().map((f, i) => {
+    const steps = i + 1;
+    const asked = app.confirmBack === f.seq;
+    return `<li><span>${esc(both(f.label) || f.type)}</span> ` + button("back-to",
+      asked ? t("ui.back_confirm", {n: steps}) : t("ui.back_here"),
+      `data-seq="${f.seq}" data-steps="${steps}"${asked ? ' class="strong"' : ""}`) + "</li>";
+  }).join("") : "";
   return `<details data-details="history"${frames ? " open" : ""}><summary>` +
-    `${esc(t("ui.history_jump"))}</summary>` + (frames ? `<ol class="jump">${list}</ol>`
+    `${esc(t("ui.history_jump"))}</summary>` + (frames ? `<ul class="jump">${list}</ul>`
     : button("load-history", t("ui.show_history"))) + "</details>";
+}
+
+/** Going back to a point of the history: at once for one step, after a second tap for more. */
+function backTo(el) {
+  const seq = Number(el.dataset.seq);
+  if (Number(el.dataset.steps) > 1 && app.confirmBack !== seq) {
+    app.confirmBack = seq;
+    return renderHost();
+  }
+  app.confirmBack = null;
+  return send({type: "undo", to: seq});
+}
+
+/** What an undo just did, said at the top of the host's controls (the announcements are far
+ * down the page). */
+function undone() {
+  if (app.pic.event !== "undo") return "";
+  const entry = app.log.find((e) => e.version === app.version);
+  return entry ? entry.said.map((said) => `<p class="undone" role="status">↶ ${esc(both(said))}` +
+    "</p>").join("") : "";
 }
 
 // -- a secret role's own view (e.g. the Titan's hand and face-down card) ---------------------------
@@ -595,7 +673,7 @@ const ACTIONS = {
   }),
   doctor: () => loadDoctor(),
   "load-history": () => loadFrames(),
-  "back-to": (el) => send({type: "undo", to: Number(el.dataset.seq)}),
+  "back-to": backTo,
   "more-items": (el) => Fields.more(el),
   step: (el) => Fields.step(el),
   "role-link": (el) => post("/api/role/" + el.dataset.role, {}).then((r) => {
@@ -633,10 +711,17 @@ document.addEventListener("submit", (e) => {
   const form = e.target.closest("form[data-form]");
   if (!form) return;
   e.preventDefault();
-  Typed.forget(form);
-  drawn.delete(form.closest("#host, #host-more, #role"));  // redrawn afresh once it is handled
   const submit = handler("forms", form.dataset.form, form);
-  if (submit) submit(formData(form), form);
+  if (!submit) return;
+  // what was typed is forgotten once it is accepted (and the form redrawn afresh), kept when
+  // it is refused, to be corrected rather than typed again
+  Promise.resolve(submit(formData(form), form)).then((done) => {
+    if (!done) return;
+    Typed.forget(form);
+    const container = form.closest("#host, #host-more, #role");
+    if (container) drawn.delete(container);
+    render();
+  });
 });
 
 document.addEventListener("input", (e) => {
@@ -651,6 +736,9 @@ document.addEventListener("input", (e) => {
 document.addEventListener("change", (e) => {
   if (!Teach.keep(e.target) && !Fields.keep(e.target)) Typed.keep(e.target);
   if (e.target.name === "game-choice") { app.setupGame = e.target.value; renderHost(); }
+  if (e.target.type === "file" && e.target.closest("form[data-form=box-import]")) {
+    app.boxFile = e.target.files[0] || null;
+  }
   if (e.target.name === "mover") app.pick.mover = e.target.value;
   if (e.target.name === "hero" && e.target.closest("form[data-form=fix-hero]")) {
     app.pick.fixHero = e.target.value;
@@ -677,7 +765,10 @@ document.addEventListener("toggle", (e) => {  // toggle does not bubble: caught 
 $("lang-switch").addEventListener("click", () => {
   app.lang = app.lang === "fr" ? "en" : "fr";
   localStorage.setItem("companion-lang", app.lang);
+  if (app.box.checks && app.box.lang !== app.lang) loadDoctor();  // its words, in this language
+  $("toast").hidden = true;  // said in the other language
   render();
+  for (const part of [Link.draw, Preview.draw, Dice.redraw]) part();  // at once, not in 1 s
 });
 
 $("host-toggle").addEventListener("click", () => {

@@ -17,8 +17,9 @@ const Fields = (() => {
   /** A field's label; a name used with several types may have one per type
    * (``ui.field_effects_list``: effects, where another game takes their printed text). */
   function labelOf(spec) {
-    const key = [`ui.field_${spec.name}_${spec.type}`, `ui.field_${spec.name}`]
-      .find((k) => k in TEXTS.en);
+    const keys = spec.name ? [`ui.field_${spec.name}_${spec.type}`, `ui.field_${spec.name}`]
+      : [`ui.field_${spec.type}`, "ui.field_item"];  // an item of a list has no name of its own
+    const key = keys.find((k) => k in TEXTS.en);
     return key ? t(key) : name(spec.name);  // e.g. a symbol of a count per symbol
   }
 

@@ -93,9 +93,10 @@ const Controls = (() => {
    * host controls at every change of the table, and a form stays as the host left it. */
   const unfolded = {};
 
-  /** A form per event of ``events`` the description knows, folded (the first one open); an
-   * event without fields (end the turn) is a button of its own, one tap. */
-  function eventForms(description, view, events) {
+  /** A form per event of ``events`` the description knows, folded (the first one open unless
+   * ``folded``: corrections wait to be asked for); an event without fields (end the turn) is a
+   * button of its own, one tap. */
+  function eventForms(description, view, events, folded = false) {
     const offered = (type) => description[type] && (!description[type].when ||
       description[type].when(view));  // ``when``: the rules would take it now
     events = events.filter(offered);
@@ -105,13 +106,21 @@ const Controls = (() => {
     return row + events.filter((type) => description[type].fields)
       .map((type, i) => {
       const fields = description[type].fields || [];
-      const open = unfolded[type] ?? i === 0;
+      const open = unfolded[type] ?? (!folded && i === 0);
       return `<details data-details="event-${type}"${open ? " open" : ""}><summary>` +
         `${esc(t("ui.event_" + type))}</summary>` +
         `<form data-form="event" data-event="${type}" class="event">` +
         fields.map((spec) => field(spec, view)).join("") +
         `<button>${esc(t("ui.send"))}</button></form></details>`;
     }).join("");
+  }
+
+  /** What a form still lacks before its event can be taken: a multi field with fewer ticks
+   * than its ``min`` (e.g. a Block takes two dice), said in words; "" when nothing. */
+  function tooFew(spec, form) {
+    const short = (spec.fields || []).find((f) => f.kind === "multi" && f.min &&
+      new FormData(form).getAll(f.name).length < f.min);
+    return short ? t("ui.choose_at_least", {n: short.min, field: label(short)}) : "";
   }
 
   /** The event a generated form describes (its ``build`` may reshape the fields). */
@@ -166,9 +175,13 @@ const Controls = (() => {
       html += eventForms(description, view, expects.events.filter((e) => !(
         expects.kind === "dice" && diceEvent.handles.includes(e))));
       return html + (extra ? extra(view, expects) : "") + eventForms(description, view,
-        ["adjust", "teach"].filter((e) => !expects.events.includes(e)));
+        ["adjust", "teach"].filter((e) => !expects.events.includes(e)), true);
     };
-    const forms = {event: (_data, form) => send(eventFrom(description, form, app.pic.view))};
+    const forms = {event: (_data, form) => {
+      const short = tooFew(description[form.dataset.event], form);
+      if (short) { toast(short); return null; }  // said before anything is sent
+      return send(eventFrom(description, form, app.pic.view));
+    }};
     const actions = {
       face: (el) => { app.pick.dice[el.dataset.die] = el.dataset.face; renderHost(); },
       "send-faces": () => send(diceEvent.build(app.pic.view,

@@ -283,7 +283,10 @@ def on_move(state: State, fields: dict[str, Any], out: Out) -> None:
     else:
         raise RuleError("move.already_moved", hero=hero_id)
     if not adjacent(tuple(hero["tile"]), tuple(to)):
-        raise RuleError("move.not_adjacent", hero=hero_id, origin=hero["tile"], to=to)
+        tiles = state["tiles"]  # named as the board shows them, not by grid coordinates
+        raise RuleError("move.not_adjacent", hero=hero_id,
+                        origin=tiles[hero["tile"][0]][hero["tile"][1]]["id"],
+                        to=tiles[to[0]][to[1]]["id"])
     hero["tile"] = list(to)
     tile = state["tiles"][to[0]][to[1]]["id"]
     out.say("hero.moved", hero=hero_id, tile=tile)

@@ -87,7 +87,8 @@ function slotCell(view, colour, k) {
   const slot = `${colour}.${k}`;
   const legal = app.host && view.expects.events.includes("place") &&
     (view.expects.options || []).includes(slot);
-  const picked = app.pick.targets.includes(slot) || legal ? " picked" : "";
+  const picked = app.pick.targets.includes(slot) || legal ? " picked"
+    : offeredSlot(view, slot) ? " reach" : "";
   if (!card) return `<div class="slot empty b-${colour}${picked}" data-slot="${slot}">` +
     `<span class="slot-no">${k + 1}</span></div>`;
   const items = card.items.map((i) => `<span title="${esc(t("ui.item_" + i))}">${ITEM[i] || i}</span>`).join("");
@@ -100,6 +101,25 @@ function slotCell(view, colour, k) {
     `<span class="items">${items}</span></div>`;
 }
 
+/** Whether tapping this tile now does something the rules take (shown to the host). */
+function offeredTile(view, r, c) {
+  if (!app.host || view.expects.kind !== "action") return false;
+  const offers = offersOf(view);
+  if (app.pick.mode === "cta") return offers.cta.includes(view.tiles[r][c].id);
+  if (app.pick.mode === "power") return offers.power.tiles.includes(`${r},${c}`);
+  const movers = moversOf(view);
+  const mover = movers.includes(app.pick.mover) ? app.pick.mover : movers[0];
+  return Boolean(mover) && offers.move[mover].includes(`${r},${c}`);
+}
+
+/** Whether tapping this slot now fights its card (or uses a power on it). */
+function offeredSlot(view, slot) {
+  if (!app.host || view.expects.kind !== "action") return false;
+  const offers = offersOf(view);
+  return app.pick.mode === "power" ? offers.power.slots.includes(slot)
+    : offers.fight.includes(slot);
+}
+
 function tileCell(view, r, c) {
   const tile = view.tiles[r][c];
   const heroes = Object.entries(view.heroes).filter(([, h]) => h.tile && h.tile[0] === r &&
@@ -108,7 +128,8 @@ function tileCell(view, r, c) {
     `${id === view.active_hero ? " active" : ""}" title="${esc(h.player)} (${esc(printed(h.name))})">` +
     `${esc(h.player.slice(0, 2))}</span>`).join("");
   const items = tile.items.map((i) => `<span title="${esc(t("ui.item_" + i))}">${ITEM[i] || i}</span>`).join("");
-  return `<div class="tile${tile.grip ? " gripped" : ""}" data-tile="${r},${c}">` +
+  const reach = offeredTile(view, r, c) ? " reach" : "";
+  return `<div class="tile${tile.grip ? " gripped" : ""}${reach}" data-tile="${r},${c}">` +
     `<span class="tname">${esc(name(tile.id))}</span>` +
     (tile.grip ? `<span class="grip">☠ ${esc(t("ui.item_grip"))}</span>` : "") +
     `<span class="items">${items}</span><span class="figs">${figures}</span></div>`;
@@ -162,7 +183,7 @@ function setupForm() {
   const players = [0, 1, 2, 3].map((i) => `<fieldset class="player"><legend>` +
     `${esc(t("ui.player_n", {n: i + 1}))}</legend><input name="p${i}-name" ` +
     `placeholder="${esc(t("ui.player_name"))}" value="${i === 0 ? "Gary" : ""}">` +
-    `<select name="p${i}-hero" aria-label="${esc(t("ui.field_hero"))}">${options(heroes, heroes[i], (h) => catalog.heroes[h])}</select>` +
+    `<select name="p${i}-hero" aria-label="${esc(t("ui.field_hero"))}">${options(heroes, heroes[i], (h) => printed(catalog.heroes[h]))}</select>` +
     `<select name="p${i}-side" aria-label="${esc(t("ui.field_side"))}">${options(SIDES, ["S", "N", "E", "W"][i])}</select></fieldset>`).join("");
   const boards = SIDES.map((side, i) => `<label>${esc(name(side))} <select name="board-${side}">` +
     options(["red", "blue", "yellow", "green"], ["red", "blue", "yellow", "green"][i]) +
@@ -188,8 +209,9 @@ function cardList(act, awaited) {
   if (!catalog) return "<p>…</p>";
   const type = awaitedType();
   const query = app.pick.search.toLowerCase();
+  const seen = app.pic.view.deck.seen || catalog.seen;  // the view's: the catalog is loaded once
   const cards = Object.entries(catalog.cards).filter(([id, c]) => (!awaited ||
-    (!catalog.seen.includes(id) && c.type === type)) &&
+    (!seen.includes(id) && c.type === type)) &&
     (!query || c.name.toLowerCase().includes(query) || id.includes(query)));
   const list = cards.slice(0, 30).map(([id, c]) => `<li><button type="button" data-act="${act}" ` +
     `data-id="${esc(id)}">${c.colour ? chip(c.colour) : "?"} ${esc(c.name)} ` +
@@ -226,7 +248,7 @@ function newCardForm(type) {
   newCard.values.complete ??= "yes";  // a card taught whole: no question about its timings
   return `<form data-form="new-card" class="event">` +
     kinds.card.fields.map((f) => newCardFields.labelled(f, f.name)).join("") +
-    (newCard.error ? `<p class="warning" role="alert">${esc(newCard.error)}</p>` : "") +
+    (newCard.error ? `<p class="warning" role="alert">${esc(said(newCard.error))}</p>` : "") +
     `<button class="strong">${esc(t("ui.teach_and_draw"))}</button></form>`;
 }
 
@@ -242,6 +264,10 @@ function completeCard(id, known) {
   if (form) form.scrollIntoView({block: "nearest"});
 }
 
+/** A form's error: a refusal's message, or what is missing said in the page's language now
+ * (a function: the host may switch languages while it shows). */
+const said = (error) => (typeof error === "function" ? error() : error);
+
 async function drawNewCard() {
   const spec = Teach.kinds("last-bastion").card;
   const missing = spec.fields.flatMap((f) => newCardFields.missing(f, f.name));
@@ -249,7 +275,8 @@ async function drawNewCard() {
     f.name)]).filter(([, v]) => v !== undefined));
   const id = newCard.id || slug(define.name || "");
   if (missing.length || !id) {
-    newCard.error = t("ui.fields_missing", {fields: missing.join(", ") || t("ui.field_name")});
+    newCard.error = () => t("ui.fields_missing", {fields: spec.fields.flatMap((f) =>
+      newCardFields.missing(f, f.name)).join(", ") || t("ui.field_name")});
     return renderHost();
   }
   const done = await send({type: "card", id, define});
@@ -312,16 +339,19 @@ function diceRows(faces, count, grey, corruption, reroll) {
 function actions(view) {
   const active = view.active_hero;
   const hero = view.heroes[active];
-  const movers = (view.allowed || {}).movers || [];
+  const movers = moversOf(view);
+  const offers = offersOf(view);
   const mode = app.pick.mode;
   const pressed = (m) => (mode === m ? 'aria-pressed="true"' : "");
+  const power = offers.power.tiles.length || offers.power.slots.length;
   let html = `<div class="actions">` +
     (movers.length ? button("mode-move", t("ui.move"), pressed("move")) : "") +
-    button("mode-fight", t("ui.fight"), pressed("fight")) +
-    button("activate", t("ui.activate")) +
-    (hero && hero.call_to_arms ? button("mode-cta", t("ui.activate_cta"), pressed("cta")) : "") +
-    (POWERS[active] && hero && hero.power ? button("mode-power", t("ui.power"), pressed("power"))
-      : "") +
+    (offers.fight.length ? button("mode-fight", t("ui.fight"), pressed("fight")) : "") +
+    (offers.activate ? button("activate", t("ui.activate")) : "") +
+    (hero && hero.call_to_arms && offers.cta.length ? button("mode-cta", t("ui.activate_cta"),
+      pressed("cta")) : "") +
+    (POWERS[active] && hero && hero.power && power ? button("mode-power", t("ui.power"),
+      pressed("power")) : "") +
     button("end_turn", t("ui.end_turn"), 'class="strong"') + "</div>";
   if (mode === "move" && movers.length > 1) {
     html += `<p><label>${esc(t("ui.hint_move"))} <select name="mover">${options(movers,
@@ -366,7 +396,9 @@ function choice(view, expects) {
       `data-hero="${esc(h)}"`)).join("") + "</div>";
   }
   if (events.includes("resolve")) {
-    const fight = view.combat && view.combat.kind === "fight";
+    const help = app.pic.helper;  // a win is declined only when there is one to decline
+    const fight = view.combat && view.combat.kind === "fight" && help && help.advice &&
+      help.advice.falls.length > 0;
     const market = view.combat && view.combat.kind === "market";
     const ready = !market || marketGains(view).every(Boolean);
     const reroll = (view.allowed || {}).reroll;
@@ -441,7 +473,7 @@ function answerForm() {
   if (!spec) return "<p>…</p>";
   return `<form data-form="answer-effects" class="event answer">` +
     answerFields.labelled({...spec, name: "effects"}, "effects") +
-    (answer.error ? `<p class="warning" role="alert">${esc(answer.error)}</p>` : "") +
+    (answer.error ? `<p class="warning" role="alert">${esc(said(answer.error))}</p>` : "") +
     `<button class="strong">${esc(t("ui.apply_effects"))}</button></form>`;
 }
 
@@ -449,7 +481,8 @@ async function sendAnswer() {
   const spec = effectsSpec();
   const missing = answerFields.missing(spec, "effects", true);
   if (missing.length) {
-    answer.error = t("ui.fields_missing", {fields: missing.join(", ")});
+    answer.error = () => t("ui.fields_missing", {fields: answerFields.missing(spec, "effects",
+      true).join(", ")});
     return renderHost();
   }
   const done = await answerWith(answerFields.value(spec, "effects"));
@@ -501,17 +534,32 @@ function setMode(mode) {
   render();
 }
 
+/** What the Hero phase offers on the board (``view.offers``, each tried by the rules). */
+const offersOf = (view) => view.offers || {fight: [], move: {}, cta: [], activate: false,
+  power: {tiles: [], slots: []}};
+
+/** The heroes who may move now, each to at least one tile. */
+const moversOf = (view) => ((view.allowed || {}).movers || []).filter((h) =>
+  (offersOf(view).move[h] || []).length);
+
+/** A tile tapped: a Call to Arms or a power in their mode, else a move there; only what the
+ * rules take (a far tile does nothing). */
 function tapTile(r, c) {
   const view = app.pic.view;
   const mode = app.pick.mode;
-  const movers = (view.allowed || {}).movers || [];
+  const offers = offersOf(view);
+  const movers = moversOf(view);
+  const tile = view.tiles[r][c].id;
   if (view.expects.kind !== "action") return;
   if (mode === "cta") {
-    send({type: "activate", tile: view.tiles[r][c].id, call_to_arms: true});
+    if (offers.cta.includes(tile)) send({type: "activate", tile, call_to_arms: true});
   } else if (mode === "power") {
-    send({type: "power", hero: view.active_hero, tile: [r, c]});
+    if (offers.power.tiles.includes(`${r},${c}`)) {
+      send({type: "power", hero: view.active_hero, tile: [r, c]});
+    }
   } else if (movers.length) {  // a tile tapped is where to move
-    send({type: "move", hero: app.pick.mover || movers[0], to: [r, c]});
+    const mover = movers.includes(app.pick.mover) ? app.pick.mover : movers[0];
+    if (offers.move[mover].includes(`${r},${c}`)) send({type: "move", hero: mover, to: [r, c]});
   }
 }
 
@@ -523,13 +571,16 @@ function tapSlot(slot) {
   } else if (view.expects.kind !== "action") {
     return;
   } else if (mode === "fight") {
+    if (!offersOf(view).fight.includes(slot)) return;
     const targets = app.pick.targets;
     app.pick.targets = targets.includes(slot) ? targets.filter((s) => s !== slot)
       : [...targets, slot].slice(-2);
     render();
   } else if (mode === "power") {
-    send({type: "power", hero: view.active_hero, slot});
-  } else if (slotCard(view, slot)) {  // a card tapped is a fight against it
+    if (offersOf(view).power.slots.includes(slot)) {
+      send({type: "power", hero: view.active_hero, slot});
+    }
+  } else if (offersOf(view).fight.includes(slot)) {  // a card tapped is a fight against it
     send({type: "fight", targets: [slot]});
   }
 }

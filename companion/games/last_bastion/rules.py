@@ -19,7 +19,7 @@ from companion.engine.rules import RulesGame
 
 from . import odds
 from .catalog import CATALOG, DATA
-from .flow import round_number, run, start_turn
+from .flow import active_hero, round_number, run, start_turn
 from .handlers import HANDLERS
 from .prompts import COMBAT, CORRUPTION, expects, prompts
 from .schemas import EVENTS
@@ -92,8 +92,44 @@ class LastBastion(RulesGame):
         return expects(state)
 
     def view(self, state: State) -> dict[str, Any]:
-        """The dashboard's picture of the table (see :func:`view.view`)."""
-        return view(state)
+        """The dashboard's picture of the table (see :func:`view.view`), with what the Hero
+        phase offers."""
+        return {**view(state), "offers": self.offers(state)}
+
+    def offers(self, state: State) -> dict[str, Any]:
+        """What the active hero may do now by tapping the board, each event tried on a copy
+        (the table is not touched), so that the page offers only what the rules take: the
+        slots to fight alone, the tiles each hero may move to ("r,c"), the tiles whose Call to
+        Arms may be activated, whether its own tile may be, and the tiles and slots of a power
+        used as an action (a fight from the centre, a move to a far tile, a Dispensary with
+        nobody to heal were offered, then refused)."""
+        offers: dict[str, Any] = {"fight": [], "move": {}, "cta": [], "activate": False,
+                                  "power": {"tiles": [], "slots": []}}
+        hero_id = active_hero(state)
+        if expects(state).kind != "action" or hero_id is None:
+            return offers
+        slots = [f"{colour}.{k}" for colour, row in state["slots"].items()
+                 for k in range(len(row))]
+        cells = [(r, c) for r in range(3) for c in range(3)]
+        tile_of = {(r, c): state["tiles"][r][c]["id"] for r, c in cells}
+        offers["fight"] = [s for s in slots if self.takes(state, {"type": "fight",
+                                                                  "targets": [s]})]
+        for mover in state["heroes"]:
+            reach = [f"{r},{c}" for r, c in cells if self.takes(
+                state, {"type": "move", "hero": mover, "to": [r, c]})]
+            if reach:
+                offers["move"][mover] = reach
+        offers["cta"] = [tile_of[rc] for rc in cells if self.takes(
+            state, {"type": "activate", "tile": tile_of[rc], "call_to_arms": True})]
+        here = state["heroes"][hero_id].get("tile")
+        offers["activate"] = bool(here) and self.takes(
+            state, {"type": "activate", "tile": tile_of[tuple(here)]})
+        offers["power"] = {
+            "tiles": [f"{r},{c}" for r, c in cells if self.takes(
+                state, {"type": "power", "hero": hero_id, "tile": [r, c]})],
+            "slots": [s for s in slots if self.takes(state, {"type": "power", "hero": hero_id,
+                                                             "slot": s})]}
+        return offers
 
     def prompts(self, state: State) -> list[Prompt]:
         """The question waiting at the head of the task queue, if any."""

@@ -49,7 +49,8 @@ def view(state: State) -> dict[str, Any]:
         "deck": {"remaining": remaining, "size": deck["size"],
                  "warlords_remaining": len(deck["warlords"]) - deck["warlords_defeated"],
                  "warlords_in_deck": len(upcoming),
-                 "next_warlord_in": upcoming[0] - deck["drawn"] + 1 if upcoming else None},
+                 "next_warlord_in": upcoming[0] - deck["drawn"] + 1 if upcoming else None,
+                 "seen": list(deck["seen"])},
         "sides": dict(state["boards"]),
         "boards": boards,
         "tiles": [[{"id": t["id"], "grip": t["grip"], "items": list(t["items"])} for t in row]

@@ -9,10 +9,13 @@ const SYMBOL = {red: "▲", blue: "●", green: "♣", yellow: "★", violet: "�
 const PATHS = ["red", "blue", "yellow", "green"];
 const DIFFICULTY = ["initiation", "novice", "guardian", "hero", "legend"];
 const GUARDIANS = ["ismoros", "kyreas", "kulak", "neltai"];
-const rune = (r) => `<span class="chip c-${r}" title="${esc(name(r))}"><b aria-hidden="true">` +
-  `${SYMBOL[r] || "?"}</b>${esc(name(r))}</span>`;
+const rune = (r) => (r ? `<span class="chip c-${r}" title="${esc(name(r))}"><b aria-hidden="true">` +
+  `${SYMBOL[r] || "?"}</b>${esc(name(r))}</span>` : "");
 const dieIndexes = (view) => view.dice.filter((d) => !d.used).map((d) => d.index);
 const guardians = (view) => Object.keys(view.guardians);
+/** The dice whose rune hits a weak point of the monster in contact (the rules asked first,
+ * ``view.taps``): the hit form offers only those. */
+const hitDice = (view) => (view.taps || []).filter((e) => e.type === "hit").map((e) => e.die);
 const die = (field, kind = "choice", extra = {}) => ({name: field, kind, from: dieIndexes,
   numbers: true, label: (i) => t("ui.die_n", {n: i + 1}), ...extra});
 
@@ -74,6 +77,10 @@ const setupForm = () => `<form data-form="setup" data-game="runemasters" class="
 
 function setup(d) {
   const chosen = GUARDIANS.filter((g) => d["use-" + g]);
+  if (chosen.length < 2) {  // said in the player's words before anything is sent
+    toast(t("ui.rm_guardians_count"));
+    return null;
+  }
   return send({type: "setup", game: "runemasters", difficulty: d.difficulty,
     guardians: chosen.map((g) => ({guardian: g, path: d["path-" + g],
       ...(d["player-" + g].trim() ? {player: d["player-" + g].trim()} : {})})),
@@ -81,17 +88,16 @@ function setup(d) {
 }
 
 const DESCRIPTION = {
-  card: {fields: [{name: "id", kind: "text", from: () => (catalogFor("runemasters") || {ids: {}})
-    .ids.monster || []}]},
   angel: {fields: [{name: "guardian", kind: "choice", from: guardians}]},
-  hit: {fields: [die("die"),
+  hit: {when: (view) => hitDice(view).length > 0, fields: [die("die", "choice", {from: hitDice}),
     {name: "space", kind: "number", min: 1, max: 5, optional: true},
     {name: "as_life", kind: "check"}]},
-  move: {fields: [die("die", "choice", {optional: true}),
-    {name: "to", kind: "choice", from: () => PATHS}]},
-  block: {fields: [die("dice", "multi")]},
-  charge: {fields: [die("dice", "multi")]},
-  reroll: {fields: [die("dice", "multi")]},
+  move: {when: (view) => (view.free_moves || []).length > 0,  // with a die: its one-tap rows
+    fields: [{name: "to", kind: "choice", chips: true, from: (view) => view.free_moves}]},
+  block: {when: (view) => dieIndexes(view).length >= 2,
+    fields: [die("dice", "multi", {min: 2})]},
+  charge: {fields: [die("dice", "multi", {min: 1})]},
+  reroll: {fields: [die("dice", "multi", {min: 1})]},
   mark: {fields: [die("die"),
     {name: "target", kind: "choice", from: guardians, optional: true},
     {name: "rune", kind: "choice", from: () => RUNES, optional: true},
@@ -115,6 +121,17 @@ const DESCRIPTION = {
     {name: "note", kind: "text", optional: true}],
   build: (f) => (f.wounds === undefined ? f : {...f, wounds: Controls.list(f.wounds, true)})},
 };
+
+/** The card revealed, picked by its printed name among those the rules take now
+ * (``view.cards``: the round's Event, else a monster of this pile or Dawn), each tinted with its
+ * path's colour; one tap sends it. */
+function cardPicker(view) {
+  if (!view.cards || !view.cards.length) return "";
+  return `<div class="card-pick">` + view.cards.map((c) => `<button type="button" ` +
+    `data-act="reveal" data-id="${esc(c.id)}"${c.colour ? ` class="c-${esc(c.colour)}"` : ""}>` +
+    `${c.colour ? `<b aria-hidden="true">${SYMBOL[c.colour]}</b> ` : ""}${esc(both(c.name))}` +
+    "</button>").join("") + "</div>";
+}
 
 /** Each unused die on a line, its rune then what it may do in one tap (``view.taps``, what the
  * rules take now): hit the monster in contact, go to a path, charge the Ultimate; Release the
@@ -145,7 +162,7 @@ function taps(view) {
 }
 
 const controls = Controls.make({
-  taps,
+  taps, extra: (view) => cardPicker(view),
   description: DESCRIPTION, faces: {"runemasters/rune": RUNES}, symbol: (f) => SYMBOL[f],
   diceEvent: {handles: ["dice"], build: (_view, faces) => ({type: "dice", faces})},
   optionEvent: (view, o) => ({type: view.expects.events[0], guardian: o}),
@@ -153,5 +170,7 @@ const controls = Controls.make({
 });
 
 registerGame("runemasters", {top, board, heroes, reserve, setupForm, host: controls.host,
-  forms: {setup, ...controls.forms}, actions: controls.actions, simulated: ["dice", "card"]});
+  forms: {setup, ...controls.forms},
+  actions: {...controls.actions, reveal: (el) => send({type: "card", id: el.dataset.id})},
+  simulated: ["dice", "card"]});
 })();

@@ -13,15 +13,13 @@ from companion.engine import (
     Expectation,
     Message,
     Prompt,
-    RuleError,
     Step,
     Tally,
     Template,
-    validate,
 )
 from companion.engine.rules import RulesGame
 
-from .catalog import CATALOG, DATA, DAWN, RUNES, card_name
+from .catalog import CATALOG, DATA, DAWN, EVENT_CARDS, RUNES, card_name
 from .flow import deck_size, dice_count
 from .handlers import HANDLERS, LABELS
 from .schemas import EVENTS
@@ -101,8 +99,36 @@ class Runemasters(RulesGame):
             next={"type": "end_turn"})
 
     def view(self, state: State) -> dict[str, Any]:
-        """The dashboard's picture of the table, with the one-tap actions of the dice."""
-        return {**view(state, self.expects(state).to_json()), "taps": self.taps(state)}
+        """The dashboard's picture of the table, with the one-tap actions of the dice and the
+        cards the table may reveal now."""
+        return {**view(state, self.expects(state).to_json()), "taps": self.taps(state),
+                "cards": self.cards(state), "free_moves": self.free_moves(state)}
+
+    def free_moves(self, state: State) -> list[str]:
+        """The paths the active guardian may go to without spending a die now (an Event may
+        ask for one: Pavise), each tried on a copy: the move form offers only those."""
+        if state["phase"] != "actions":
+            return []
+        return [p for p in state["paths"] if self.takes(state, {"type": "move", "to": p})]
+
+    def cards(self, state: State) -> list[dict[str, Any]]:
+        """The cards the rules take as the one revealed now, each with its printed name in
+        every language and its colour (a path's, or None for an Event and Dawn): the round's
+        Event from the pile of this difficulty, else a monster of this table's pile not seen
+        yet, or Dawn once it may come (rulebook, "Mise en place" and "L'Aube"). Each is tried
+        on a copy; the table is not touched."""
+        if self.expects(state).kind != "card":
+            return []
+        if state["phase"] == "event":
+            return [{"id": e, "name": DATA["events"][e]["name"], "colour": None}
+                    for e in EVENT_CARDS if self.takes(state, {"type": "card", "id": e})]
+        monsters = state["catalog"]["monster"]
+        shown = [{"id": c, "colour": spec.get("colour"),
+                  "name": {lang: card_name(c, spec, lang) for lang in ("fr", "en")}}
+                 for c, spec in monsters.items()]
+        shown.append({"id": DAWN, "colour": None,
+                      "name": {lang: card_name(DAWN, {}, lang) for lang in ("fr", "en")}})
+        return [c for c in shown if self.takes(state, {"type": "card", "id": c["id"]})]
 
     def taps(self, state: State) -> list[dict[str, Any]]:
         """What each unused die may do now in one tap, the rules asked first: hit the monster in
@@ -120,18 +146,8 @@ class Runemasters(RulesGame):
             tries = [{"type": "hit", "die": index},
                      *({"type": "move", "die": index, "to": path} for path in state["paths"]),
                      {"type": "charge", "dice": [index]}]
-            taps += [event for event in tries if self._takes(state, event)]
-        return taps + [e for e in ({"type": "release"},) if self._takes(state, e)]
-
-    def _takes(self, state: State, event: dict[str, Any]) -> bool:
-        """Whether the rules take ``event`` now (tried on a copy; the table is not touched)."""
-        fields = {k: v for k, v in event.items() if k != "type"}
-        try:
-            self.apply(state, Event(event["type"], validate(event["type"], fields,
-                                                            self.events[event["type"]])))
-        except RuleError:
-            return False
-        return True
+            taps += [event for event in tries if self.takes(state, event)]
+        return taps + [e for e in ({"type": "release"},) if self.takes(state, e)]
 
     def tally(self, state: State) -> Tally:
         """The history charts, round by round: each guardian's Life, the Temple's Life and the

@@ -47,7 +47,7 @@ def test_four_players_start(session):
     assert view["active"] == "E" and view["phase"] == "horde"
     assert view["reserve"]["life"] == 15 - 12, "the tokens come out of the limited reserve"
     assert view["deck"] == {"remaining": 51, "size": 51, "warlords_remaining": 1,
-                            "warlords_in_deck": 1, "next_warlord_in": 43}
+                            "warlords_in_deck": 1, "next_warlord_in": 43, "seen": []}
 
 
 def test_novice_gives_a_black_equipment(session):

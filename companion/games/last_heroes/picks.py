@@ -122,3 +122,11 @@ def kills(state: State) -> list[dict[str, Any]]:
                 entry["weapons"] = chosen
             found.append(entry)
     return found
+
+
+def unseen_monsters(state: State) -> list[dict[str, Any]]:
+    """The monster cards the owner has taught that have not come into play: what a void may be
+    filled with (its level, when printed, must be the void's)."""
+    return [{"card": card, "level": data.get("level")}
+            for card, data in sorted(state["catalog"]["monster"].items())
+            if card not in state["monsters_seen"]]

@@ -24,7 +24,7 @@ from companion.engine.rules import RulesGame
 from .battlefield import breached, pawn_on, permanent_below
 from .catalog import CATALOG, DATA, HEROES, merged
 from .handlers import HANDLERS
-from .picks import hand_faces, kills
+from .picks import hand_faces, kills, unseen_monsters
 from .record import Record, State
 from .schemas import EVENTS
 from .scoring import missing_points, points_of, ranking, score, winners
@@ -125,7 +125,7 @@ class LastHeroes(RulesGame):
             "hand": hand_faces(state, _holder(state)),
             "kills": kills(state),
             "swaps": state["turn"]["swaps"] if state["turn"] else 0,
-            "monsters_seen": list(state["monsters_seen"]),
+            "monster_cards": unseen_monsters(state),
             "score": {hero: score(state, hero)["total"] for hero in state["order"]},
             "ranking": ranking(state),
             "winners": winners(state),
@@ -144,7 +144,7 @@ def _printed(card: dict[str, Any], lang: str) -> str:
     kind, impact = card.get("type"), card.get("impact")
     if kind is None:
         return ""
-    words = [texts.get(f"name.{kind}", kind), texts.get(f"impact.{impact}", "")]
+    words = [texts.get(f"name.{kind}", kind), texts.get(f"name.impact_{impact}", "")]
     return " ".join(word for word in words if word)
 
 

@@ -389,11 +389,26 @@ Controls.fold("adjust", false);
 
 const more = (view) => Controls.eventForms(DESCRIPTION, view, ["adjust"]);
 
+/** "Teach a card" for a weapon: its type, Impact and ammo tapped as printed; the card taught is
+ * the next of that face nobody taught (the view's ``untaught``), so a pile goes card after
+ * card. A weapon card prints no name. */
+const teach = {weapon: {
+  hidden: ["name"],
+  get fields() {
+    const icons = (k) => ({type: "choice", options: VALUES, labels: VALUES.map(dots),
+      label: t("ui.lh_printed_" + k)});
+    return {impact: {type: "choice", options: [1, 2, 3], labels: [1, 2, 3].map(impact)},
+      cost: icons("cost"), ammo: icons("ammo")};
+  },
+  id: (taught, view) => (((view.untaught || {})[taught.type] || {})[taught.impact] || [])[0] ||
+    null,
+}};
+
 document.addEventListener("input", (e) => {
   if (e.target.name === "lh-name") draft.name = e.target.value;
 });
 
-registerGame("last-heroes", {top, board, heroes, setupForm, host, more,
+registerGame("last-heroes", {top, board, heroes, setupForm, host, more, teach,
   forms: {setup, event: (_data, form) => send(Controls.eventFrom(DESCRIPTION, form,
     app.pic.view))},
   actions: {lh: pick, "lh-send": sendDraft, event: (el) => sending({type: el.dataset.event}),

@@ -130,3 +130,14 @@ def unseen_monsters(state: State) -> list[dict[str, Any]]:
     return [{"card": card, "level": data.get("level")}
             for card, data in sorted(state["catalog"]["monster"].items())
             if card not in state["monsters_seen"]]
+
+
+def untaught(state: State) -> dict[str, dict[str, list[str]]]:
+    """The weapon cards of the box whose cost or ammo nobody taught yet, by type and Impact:
+    teaching a pile card after card names each one as the next of its face."""
+    found: dict[str, dict[str, list[str]]] = {}
+    for card, data in sorted(state["catalog"]["weapon"].items(), key=lambda i: _order(i[0])):
+        if data.get("type") and data.get("impact") and (data.get("cost") is None
+                                                         or data.get("ammo") is None):
+            found.setdefault(data["type"], {}).setdefault(str(data["impact"]), []).append(card)
+    return found

@@ -24,7 +24,7 @@ from companion.engine.rules import RulesGame
 from .battlefield import breached, pawn_on, permanent_below
 from .catalog import CATALOG, DATA, HEROES, merged
 from .handlers import HANDLERS
-from .picks import hand_faces, kills, unseen_monsters
+from .picks import hand_faces, kills, unseen_monsters, untaught
 from .record import Record, State
 from .schemas import EVENTS
 from .scoring import missing_points, points_of, ranking, score, winners
@@ -126,6 +126,7 @@ class LastHeroes(RulesGame):
             "kills": kills(state),
             "swaps": state["turn"]["swaps"] if state["turn"] else 0,
             "monster_cards": unseen_monsters(state),
+            "untaught": untaught(state),
             "score": {hero: score(state, hero)["total"] for hero in state["order"]},
             "ranking": ranking(state),
             "winners": winners(state),

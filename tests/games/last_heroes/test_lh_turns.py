@@ -36,7 +36,7 @@ def test_a_card_into_the_charger_replaces_one_and_gives_a_joker(table):
     assert [m.key for m in step.announcements] == ["charger.replaced", "joker.gained"]
     # issue 39: a card put into an empty slot said "(replacing —)"
     assert render(step.announcements[0], "en", GAME, table.state) == (
-        "Crossbow HIT! goes into the charger of Ana with 2 ammo up, replacing Flamethrower HIT!.")
+        "Crossbow BAM! goes into the charger of Ana with 2 ammo up, replacing Flamethrower HIT!.")
     opening = GAME.setup({k: v for k, v in setup_event().items()
                           if k not in ("type", "game")}).state
     said = act(opening, "charger", hero="blind", card="flamethrower-1").announcements[0]

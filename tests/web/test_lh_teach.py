@@ -10,6 +10,8 @@ box in ten minutes).
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from test_e2e import ApiHost, at_version, browser, server  # noqa: F401
 from test_lh_phone import LANGS, Taps, opened
@@ -79,4 +81,23 @@ def test_a_pile_taught_card_after_card(browser, server, lang):  # noqa: F811
     assert "pistol" not in phone.view()["untaught"]
     per_card = ((phone.taps - start[0]) * TAP + (phone.keys - start[1]) * KEY) / len(pile)
     assert per_card <= 10 and paced(phone) / len(pile) <= 10, per_card
+    assert not phone.page.errors
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_monster_taught_with_its_impacts_as_printed_or_none(browser, server, lang,  # noqa: F811
+                                                               tmp_path):
+    """«Impacts requis pour tuer le Monstre»: the Rat's light impact tapped as printed (BAM!),
+    its dark zone taught as printing none (the "nothing" choice of the API, an empty list)."""
+    phone = opened(browser, server, lang, GAME_SETUPS["last-heroes"])
+    open_teaching(phone)
+    phone.page.select_option(f"{FORM} select[name=teach-kind]", "monster")
+    phone.page.fill(f"{FORM} input[name=teach-id]", "rat")
+    chip(phone, "light.0", 2)
+    phone.page.select_option(f"{FORM} select[name='dark.as']", "nothing")
+    before = phone.page.evaluate("app.version")
+    phone.page.locator(f"{FORM} button:not([data-act])").click()
+    at_version(phone.page, before + 1)
+    saved = json.loads((tmp_path / "data" / "definitions" / "last-heroes.json").read_text())
+    assert saved["monster"]["rat"] == {"light": [2], "dark": []}
     assert not phone.page.errors

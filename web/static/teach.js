@@ -56,7 +56,8 @@ const Teach = (() => {
   }
 
   /** A game's own way to teach a kind (its renderer's ``teach[kind]``): ``fields``, name ->
-   * how to draw that field instead (its printed words, icons), ``hidden``, fields it never
+   * how to draw that field instead (its printed words, icons; or a function of the field),
+   * ``hidden``, fields it never
    * prints, and ``id(definition, view)``, the card named by what was picked (so no id is
    * typed; null when every card of that face is taught). With an ``id``, a pile may be taught
    * card after card: the values stay from one card to the next, only what differs is tapped. */
@@ -65,8 +66,10 @@ const Teach = (() => {
   /** The fields of the kind being taught, as the game draws them. */
   function shown(spec) {
     const own = ownWay() || {};
+    const over = own.fields || {};
     return spec.fields.filter((f) => !(own.hidden || []).includes(f.name))
-      .map((f) => ({...f, ...((own.fields || {})[f.name] || {})}));
+      .map((f) => (typeof over[f.name] === "function" ? over[f.name](f)
+        : {...f, ...(over[f.name] || {})}));
   }
 
   /** The definition the form holds now. */

@@ -402,6 +402,14 @@ const teach = {weapon: {
   },
   id: (taught, view) => (((view.untaught || {})[taught.type] || {})[taught.impact] || [])[0] ||
     null,
+}, monster: {
+  // its impacts as printed (HIT!, BAM!, POW!) or none: «Impacts requis pour tuer le Monstre»
+  get fields() {
+    const printedImpacts = (field) => ({...field, choices: field.choices.map((shape) =>
+      (shape.max === 0 ? shape : {...shape, item: {...shape.item, type: "choice",
+        options: [1, 2, 3], labels: [1, 2, 3].map(impact)}}))});
+    return {light: printedImpacts, dark: printedImpacts};
+  },
 }};
 
 document.addEventListener("input", (e) => {

@@ -37,10 +37,17 @@ const Teach = (() => {
     return described[game];
   }
 
-  /** Point the draft at one card (keeping what was typed when it is the same card). */
+  /** Point the draft at one card (keeping what was typed when it is the same card); a game
+   * that names its cards from what they print fills in what it knows of this one. */
   function aim(game, kind, id, error = "") {
     if (draft.game !== game || draft.kind !== kind || draft.id !== id) {
       Object.assign(draft, {values: {}, sizes: {}});
+      const own = ((GAMES[game] || {}).teach || {})[kind];
+      if (own && own.values && app.pic) {
+        for (const [field, value] of Object.entries(own.values(id, app.pic.view))) {
+          draft.values[field] = String(value);
+        }
+      }
     }
     Object.assign(draft, {game, kind, id, error, open: true});
   }
@@ -57,10 +64,10 @@ const Teach = (() => {
 
   /** A game's own way to teach a kind (its renderer's ``teach[kind]``): ``fields``, name ->
    * how to draw that field instead (its printed words, icons; or a function of the field),
-   * ``hidden``, fields it never
-   * prints, and ``id(definition, view)``, the card named by what was picked (so no id is
-   * typed; null when every card of that face is taught). With an ``id``, a pile may be taught
-   * card after card: the values stay from one card to the next, only what differs is tapped. */
+   * ``hidden``, fields it never prints, ``values(id, view)``, what it knows a card prints, and
+   * ``id(definition, view)``, the card named by what was picked (so no id is typed; null when
+   * every card of that face is taught). With an ``id``, a pile may be taught card after card:
+   * the values stay from one card to the next, only what differs is tapped. */
   const ownWay = () => ((GAMES[draft.game] || {}).teach || {})[draft.kind] || null;
 
   /** The fields of the kind being taught, as the game draws them. */
@@ -175,7 +182,9 @@ const Teach = (() => {
     if (event && event.type === "teach") draft.error = error.message;
     else if (target && app.pic) aim(app.pic.view.game, ...target, error.message);
     else return;
-    redraw();
+    app.hostOpen = true;
+    render();
+    reveal();  // where it is needed: on screen, under the header, not three screens down
   }
 
   /** The form's top just under the page's sticky header. */

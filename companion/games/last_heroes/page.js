@@ -249,9 +249,10 @@ function swapForm(view) {
   return `<details data-details="lh-swap"${draft.power === "swap" ? " open" : ""}><summary>` +
     `${esc(t("ui.event_swap"))}</summary>` + (draft.power === "swap" ? "" : chip("power",
     "swap", esc(t("ui.lh_swap_start")), false)) + (draft.power === "swap" ? faces(view) +
-    `<div class="row">${slots.map((s) => chip("slot", s, slotName(view, ...s.split(".")),
-      draft.slot === s)).join("")}</div>` + sendButton(t("ui.lh_swap"), Boolean(draft.card &&
-      draft.slot)) : "") + "</details>";
+    printed(view, ["ammo"]) + `<div class="row">${slots.map((s) => chip("slot", s,
+      slotName(view, ...s.split(".")), draft.slot === s)).join("")}</div>` +
+    sendButton(t("ui.lh_swap"), Boolean(draft.card && draft.slot) &&
+      define(view, ["ammo"]).ready) : "") + "</details>";
 }
 
 /** The powers the active hero holds, one tap each (Reload: which slot; Exchange: which cards). */
@@ -402,6 +403,10 @@ const teach = {weapon: {
   },
   id: (taught, view) => (((view.untaught || {})[taught.type] || {})[taught.impact] || [])[0] ||
     null,
+  /** What a card a refusal names prints, as far as the table knows (its type and Impact). */
+  values: (card, view) => Object.entries(view.untaught || {}).flatMap(([type, by]) =>
+    Object.entries(by).filter(([, cards]) => cards.includes(card))
+      .map(([force]) => ({type, impact: force})))[0] || {},
 }, monster: {
   // its impacts as printed (HIT!, BAM!, POW!) or none: «Impacts requis pour tuer le Monstre»
   get fields() {

@@ -386,7 +386,6 @@ const DESCRIPTION = {
     ...(f.pawn === undefined ? {} : {pawn: f.pawn === "0" ? false : Controls.list(f.pawn, true)}),
   })},
 };
-Controls.fold("adjust", false);
 
 const more = (view) => Controls.eventForms(DESCRIPTION, view, ["adjust"]);
 

@@ -195,3 +195,21 @@ def test_what_was_picked_survives_a_redraw_and_a_card_taught(browser, server, la
     phone.chip("slot", "right")
     phone.send()  # ammo now taught: not asked
     assert phone.view()["players"][0]["charger"]["right"]["ammo"] == 3
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_voids_are_filled_by_name_or_by_the_simulated_table(browser, server,  # noqa: F811
+                                                                lang):
+    """After Ben's kill of the Snake (the demo), two voids of column 2 wait for monsters
+    («Fin de votre Tour»): a new monster by its printed name (free text: it is new to the
+    companion), the other drawn by the simulated table."""
+    phone = opened(browser, server, lang, *demo("last-heroes"), {"type": "end_turn"})
+    assert phone.view()["expects"]["options"] == [[2, 2], [2, 3]]
+    phone.page.fill("#host input[name=lh-name]", "Goule des cryptes")
+    phone.keys += len("Goule des cryptes")
+    phone.send()
+    assert phone.view()["battlefield"][1]["levels"][1]["monster"] == "goule-des-cryptes"
+    assert "Goule des cryptes" in phone.page.inner_text("#board")
+    phone.tap("#host button[data-act=draw]", sensor=True)
+    assert phone.view()["phase"] == "play" and (phone.taps - phone.sensed) == 1
+    assert not phone.page.errors

@@ -11,6 +11,12 @@ const MONSTERS = [["rat", "spider", "dragon"], ["bat", "wolf", "snake"], ["imp",
   ["mole", "crow", "golem"], ["shrew", "owl", "wyrm"]];
 const heroIds = (view) => view.players.map((p) => p.hero);
 const slots = (view) => view.players.flatMap((p) => [`${p.hero}.left`, `${p.hero}.right`]);
+/** A monster as the table reads it: the name its owner taught (a card taught after the page
+ * loaded its names included), else the page's name for it. */
+const monsterName = (id, printed) => (typeof printed === "string" ? printed
+  : printed ? both(printed) : name(id));
+const holderName = (view, hero) => (view.players.find((p) => p.hero === hero) || {}).name ||
+  name(hero);
 const slotLabel = (s) => `${name(s.split(".")[0])} ${t("ui.lh_" + s.split(".")[1])}`;
 
 function top(view) {
@@ -24,9 +30,9 @@ function top(view) {
 function board(view) {
   const cols = view.battlefield.map((col) => `<div class="column"><h3>${esc(t("ui.lh_column",
     {n: col.column}))}</h3><p class="artefact">✦ ${esc(name(col.artefact))}` +
-    `${col.holder ? ` → ${esc(name(col.holder))}` : ""}</p>` + col.levels.slice().reverse()
-    .map((l) => `<div class="level${l.breach || l.permanent_breach ? " breach" : ""}">` +
-      `<small>${l.level}</small> ${esc(l.monster ? name(l.monster) : "—")}` +
+    `${col.holder ? ` → ${esc(holderName(view, col.holder))}` : ""}</p>` + col.levels.slice()
+    .reverse().map((l) => `<div class="level${l.breach || l.permanent_breach ? " breach" : ""}">` +
+      `<small>${l.level}</small> ${esc(l.monster ? monsterName(l.monster, l.name) : "—")}` +
       `${l.breach || l.permanent_breach ? ` <b>${esc(t("ui.lh_breach"))}</b>` : ""}` +
       `${l.pawn ? ` <span class="fig">${esc(name(l.pawn).slice(0, 2))}</span>` : ""}</div>`)
     .join("") + "</div>").join("");
@@ -47,7 +53,7 @@ function heroes(view) {
     `<p>🃏 ${esc(t("ui.lh_jokers", {n: p.jokers}))} · ★ ${esc(t("ui.lh_charisma",
       {n: p.charisma}))}</p><p>${esc(t("ui.lh_loaded"))}: ${p.loaded.map((w) =>
       esc(name(w.card))).join(", ") || "—"}</p><p>${esc(t("ui.lh_monsters"))}: ` +
-    `${p.monsters.map((m) => esc(name(m.card))).join(", ") || "—"} · ✦ ` +
+    `${p.monsters.map((m) => esc(monsterName(m.card, m.name))).join(", ") || "—"} · ✦ ` +
     `${p.artefacts.map((a) => esc(name(a))).join(", ") || "—"}</p></article>`).join("");
 }
 
@@ -208,7 +214,8 @@ function killForm(view) {
   if (!view.kills.length) return "";
   const option = view.kills.find((k) => k.monster === draft.monster);
   let html = `<fieldset><legend>${esc(t("ui.lh_kill"))}</legend><div class="row">` +
-    view.kills.map((k) => chip("monster", k.monster, `${esc(name(k.monster))} <small>` +
+    view.kills.map((k) => chip("monster", k.monster, `${esc(monsterName(k.monster, k.name))} ` +
+      `<small>` +
       `${esc(k.needed ? impacts(k.needed) : "?")}</small>`, k === option)).join("") + "</div>";
   if (option) {
     const loaded = playerOf(view, view.active).loaded;
@@ -283,7 +290,7 @@ function revealForm(view) {
   return (voids.length > 1 ? `<div class="row">` + voids.map((v, i) => chip("void", i,
     esc(t("ui.lh_void", {column: v[0], level: v[1]})), i === draft.void)).join("") + "</div>"
     : `<h3>${esc(t("ui.lh_void", {column: at[0], level: at[1]}))}</h3>`) +
-    `<div class="row">${cards.map((m) => chip("monster", m.card, esc(name(m.card)),
+    `<div class="row">${cards.map((m) => chip("monster", m.card, esc(monsterName(m.card, m.name)),
       draft.monster === m.card)).join("")}</div>` +
     `<label>${esc(t("ui.lh_new_monster"))} <input name="lh-name" value="${esc(draft.name)}">` +
     "</label>" + sendButton(t("ui.lh_reveal"), Boolean(draft.monster || draft.name.trim()));
@@ -416,8 +423,11 @@ const teach = {weapon: {
   },
 }};
 
-document.addEventListener("input", (e) => {
-  if (e.target.name === "lh-name") draft.name = e.target.value;
+document.addEventListener("input", (e) => {  // a new monster's name: kept, not redrawn
+  if (e.target.name !== "lh-name") return;
+  draft.name = e.target.value;
+  const reveal = document.querySelector("#host button[data-act=lh-send]");
+  if (reveal) reveal.disabled = !(draft.monster || draft.name.trim());
 });
 
 registerGame("last-heroes", {top, board, heroes, setupForm, host, more, teach,

@@ -20,6 +20,12 @@ from .record import State
 FACE = ("type", "impact", "cost", "ammo")
 
 
+def printed_name(state: State, monster: str | None) -> Any:
+    """A monster card's printed name as the owner taught it (one text, or one per language),
+    for a page whose names were loaded before the card was taught; None when there is none."""
+    return state["catalog"]["monster"].get(monster, {}).get("name") if monster else None
+
+
 def _order(card: str) -> tuple[str, int, str]:
     """Cards in their packaged order (``pistol-2`` before ``pistol-10``)."""
     number = re.search(r"(\d+)$", card)
@@ -111,8 +117,8 @@ def kills(state: State) -> list[dict[str, Any]]:
             if monster is None:
                 continue
             needed = _needed(state, monster, column, level)
-            entry = {"monster": monster, "column": column, "level": level, "needed": needed,
-                     "weapons": None}
+            entry = {"monster": monster, "name": printed_name(state, monster), "column": column,
+                     "level": level, "needed": needed, "weapons": None}
             if needed is not None:
                 chosen = _assign(needed, loaded)
                 if chosen is None and turn["impact"]:
@@ -127,7 +133,7 @@ def kills(state: State) -> list[dict[str, Any]]:
 def unseen_monsters(state: State) -> list[dict[str, Any]]:
     """The monster cards the owner has taught that have not come into play: what a void may be
     filled with (its level, when printed, must be the void's)."""
-    return [{"card": card, "level": data.get("level")}
+    return [{"card": card, "name": data.get("name"), "level": data.get("level")}
             for card, data in sorted(state["catalog"]["monster"].items())
             if card not in state["monsters_seen"]]
 

@@ -24,7 +24,7 @@ from companion.engine.rules import RulesGame
 from .battlefield import breached, pawn_on, permanent_below
 from .catalog import CATALOG, DATA, HEROES, merged
 from .handlers import HANDLERS
-from .picks import hand_faces, kills, unseen_monsters, untaught
+from .picks import hand_faces, kills, printed_name, unseen_monsters, untaught
 from .record import Record, State
 from .schemas import EVENTS
 from .scoring import missing_points, points_of, ranking, score, winners
@@ -190,7 +190,8 @@ def player_view(state: State, hero: str) -> dict[str, Any]:
         "jokers": player["jokers"], "charisma": player["charisma"],
         "loaded": [{"card": c, "type": weapons[c]["type"], "impact": weapons[c]["impact"]}
                    for c in player["loaded"]],
-        "monsters": [{"card": m, "points": points_of(state, m)} for m in player["monsters"]],
+        "monsters": [{"card": m, "name": printed_name(state, m), "points": points_of(state, m)}
+                     for m in player["monsters"]],
         "artefacts": list(player["artefacts"]), "powers": list(player["powers"]),
         "pawn": copy.deepcopy(player["pawn"]), "score": score(state, hero),
     }
@@ -203,7 +204,7 @@ def battlefield_view(state: State) -> list[dict[str, Any]]:
         levels = []
         for level, monster in enumerate(col["monsters"], start=1):
             levels.append({
-                "level": level, "monster": monster,
+                "level": level, "monster": monster, "name": printed_name(state, monster),
                 "pawn": pawn_on(state, c, level),
                 "breach": monster is not None and breached(state, c, level),
                 "permanent_breach": permanent_below(state, c, level),

@@ -69,7 +69,7 @@ def test_two_weapons_cover_the_wolf_with_the_weakest(table):
     play(table, load("flamethrower-3", "blind.left"), END, ammo("crossbow-3", "right"), END,
          ammo("pistol-3", "right"), END, load("flamethrower-6", "blind.right"))
     wolf = next(k for k in table.view()["kills"] if k["monster"] == "wolf")
-    assert wolf == {"monster": "wolf", "column": 2, "level": 2, "needed": [1, 2],
+    assert wolf == {"monster": "wolf", "name": None, "column": 2, "level": 2, "needed": [1, 2],
                     "weapons": ["flamethrower-6", "flamethrower-3"]}
     play(table, kill("wolf", *wolf["weapons"]))
 

@@ -32,12 +32,9 @@ def ana_holds_the_joker_tile(url: str, jokers: int) -> int:
                              {"type": "adjust", "hero": "blind", "jokers": jokers})
 
 
-def joker_option(host):
-    """The Joker of the host's power form, unfolded."""
-    form = host.locator("details[data-details=event-power]")
-    if not form.evaluate("(details) => details.open"):
-        form.locator("summary").click()
-    return form.locator("select[name=power] option[value=joker]")
+JOKER = "#host [data-power=joker], #host button[data-act=lh][data-k=power][data-v=joker]"
+"""The host's Joker control: a one-tap power, or a chip to confirm when its Joker is lost."""
+WARNING = "#host .warning"
 
 
 def test_the_power_form_warns_that_a_joker_on_a_full_wheel_is_lost(browser, server):  # noqa: F811
@@ -46,14 +43,15 @@ def test_the_power_form_warns_that_a_joker_on_a_full_wheel_is_lost(browser, serv
     become_host(host)
     version = ana_holds_the_joker_tile(server.url, 3)
     at_version(host, version)
-    expect(joker_option(host)).to_have_text(
+    host.locator(JOKER).first.click()
+    expect(host.locator(WARNING)).to_have_text(
         "Joker — the Joker wheel is already at 3: this Joker is lost (the tile is spent)")
+    assert host.evaluate("app.version") == version, "the first tap only warns"
     host.click("#lang-switch")
-    expect(joker_option(host)).to_have_text(
+    expect(host.locator(WARNING)).to_have_text(
         "Joker — la Roue des Jokers est déjà à 3 : ce Joker est perdu (la tuile est défaussée)")
     host.click("#lang-switch")
-    host.locator("select[name=power]").select_option("joker")
-    host.locator("form[data-event=power] button").click()
+    host.locator("#host button[data-act=lh-send]").click()
     at_version(host, version + 1)
     ana = host.evaluate("app.pic.view.players.find((p) => p.hero === 'blind')")
     assert ana["jokers"] == 3 and "joker" not in ana["powers"]
@@ -61,9 +59,15 @@ def test_the_power_form_warns_that_a_joker_on_a_full_wheel_is_lost(browser, serv
 
 
 def test_no_warning_while_the_wheel_has_room(browser, server):  # noqa: F811
+    """With room on the wheel the Joker is one tap, with no warning."""
     host = phone(browser, server.url)
     at_version(host, 0)
     become_host(host)
-    at_version(host, ana_holds_the_joker_tile(server.url, 2))
-    expect(joker_option(host)).to_have_text("Joker")
+    version = ana_holds_the_joker_tile(server.url, 2)
+    at_version(host, version)
+    host.locator(JOKER).first.click()
+    at_version(host, version + 1)
+    assert not host.locator(WARNING).count()
+    ana = host.evaluate("app.pic.view.players.find((p) => p.hero === 'blind')")
+    assert ana["jokers"] == 3 and "joker" not in ana["powers"]
     assert not host.errors

@@ -65,8 +65,9 @@ def test_simulator_rolls_any_profile_and_draws_from_any_deck(host, session):
     assert [(e["type"], e["hero"], len(e["faces"])) for e in rolled["events"]] == [
         ("roll", hero, 5) for hero in heroes]
     assert rolled["event"] == rolled["events"][0] and len(heroes) >= 2
-    host.send(GAME_SETUPS["last-heroes"])
-    assert host.post("/api/simulate/draw").status_code == 422
+    host.send(GAME_SETUPS["last-heroes"])  # issue 39: refused, every card's ammo unknown
+    drawn = host.post("/api/simulate/draw").json["event"]
+    assert drawn["type"] == "charger" and set(drawn["define"]) == {"cost", "ammo"}
 
 
 def test_titan_role_sees_the_hidden_card_and_nobody_else(app, host, viewer):

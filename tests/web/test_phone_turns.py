@@ -59,18 +59,21 @@ def test_a_runemasters_turn_fits_the_first_screen(browser, server, size):  # noq
 
 
 def test_a_last_heroes_turn_fits_the_first_screen(browser, server, size):  # noqa: F811
+    """The card played is pointed at as printed (issue 39: its id was typed): its face, "Load
+    it", the charger slot that pays, Play; then End the turn."""
     page = host_phone(browser, server, size)
     events = demo("last-heroes")
     at_version(page, ApiHost(server.url).send(*events[:7]))  # set-up and chargers
     play = events[7]
-    in_first_screen(page, "form[data-event=play] input[name=card]")
-    page.fill("form[data-event=play] input[name=card]", play["card"])
-    page.click(f"form[data-event=play] label.pick:has(input[name=as][value={play['as']}])")
-    page.click(f"form[data-event=play] label.pick:has(input[name=ammo][value='{play['ammo'][0]}'])")
+    card = "#host button[data-act=lh][data-k=card][data-v='flamethrower-3']"
+    in_first_screen(page, card)
+    page.click(card)
+    page.click(f"#host button[data-act=lh][data-k=as][data-v={play['as']}]")
+    page.click(f"#host button[data-act=lh][data-k=sources][data-v='{play['ammo'][0]}']")
     if size == SIZES[0]:
         shoot_first_screen(page, "last-heroes-host-play")
     clean(page, "last heroes: card to play")
-    step(page, "form[data-event=play] button")
+    step(page, "#host button[data-act=lh-send]")
     step(page, "button[data-act=event][data-event=end_turn]")
     assert not page.errors
 

@@ -17,6 +17,7 @@ const Fields = (() => {
   /** A field's label; a name used with several types may have one per type
    * (``ui.field_effects_list``: effects, where another game takes their printed text). */
   function labelOf(spec) {
+    if (spec.label) return spec.label;  // as a game's own form names it
     const keys = spec.name ? [`ui.field_${spec.name}_${spec.type}`, `ui.field_${spec.name}`]
       : [`ui.field_${spec.type}`, "ui.field_item"];  // an item of a list has no name of its own
     const key = keys.find((k) => k in TEXTS.en);
@@ -106,8 +107,8 @@ const Fields = (() => {
     /** A short choice (or yes/no) as chips: one radio per option, colours in their colour. */
     function chips(spec, path, value) {
       const values = spec.type === "choice" ? spec.options.map(String) : ["yes", "no"];
-      const labels = spec.type === "choice" ? spec.options.map(optionLabel)
-        : [t("ui.yes"), t("ui.no")];
+      const labels = spec.type === "choice" ? spec.labels || spec.options.map(optionLabel)
+        : [t("ui.yes"), t("ui.no")];  // ``labels``: as a game prints them (HIT!, ●●)
       return `<span class="chips">` + values.map((v, i) => `<label class="pick` +
         `${COLOURED.includes(v) ? " c-" + v : ""}">` +
         `<input type="radio" name="${path}" value="${esc(v)}" data-redraw="1"` +

@@ -6,7 +6,7 @@
 
 const Teach = (() => {
   const draft = {game: null, kind: null, id: "", values: {}, sizes: {}, error: "",
-    open: false};
+    open: false, deck: false, taught: 0};
   const described = {};
 
   /** The card a prompt asks to teach, as [kind, id] (by the prompt's key). */
@@ -37,16 +37,73 @@ const Teach = (() => {
     return described[game];
   }
 
-  /** Point the draft at one card (keeping what was typed when it is the same card). */
+  /** Point the draft at one card (keeping what was typed when it is the same card); a game
+   * that names its cards from what they print fills in what it knows of this one. */
   function aim(game, kind, id, error = "") {
     if (draft.game !== game || draft.kind !== kind || draft.id !== id) {
       Object.assign(draft, {values: {}, sizes: {}});
+      const own = ((GAMES[game] || {}).teach || {})[kind];
+      if (own && own.values && app.pic) {
+        for (const [field, value] of Object.entries(own.values(id, app.pic.view))) {
+          draft.values[field] = String(value);
+        }
+      }
     }
     Object.assign(draft, {game, kind, id, error, open: true});
   }
 
   const label = (name) => t("ui.field_" + name);
-  const fields = Fields.make("teach-any", draft, redraw);
+  const fields = Fields.make("teach-any", draft, picked);
+
+  /** Something was picked: the form is redrawn and its button, awaited next, kept on screen. */
+  function picked() {
+    redraw();
+    const next = document.querySelector("form[data-form=teach-any] > button:last-of-type");
+    if (next) next.scrollIntoView({block: "nearest"});
+  }
+
+  /** A game's own way to teach a kind (its renderer's ``teach[kind]``): ``fields``, name ->
+   * how to draw that field instead (its printed words, icons; or a function of the field),
+   * ``hidden``, fields it never prints, ``values(id, view)``, what it knows a card prints, and
+   * ``id(definition, view)``, the card named by what was picked (so no id is typed; null when
+   * every card of that face is taught). With an ``id``, a pile may be taught card after card:
+   * the values stay from one card to the next, only what differs is tapped. */
+  const ownWay = () => ((GAMES[draft.game] || {}).teach || {})[draft.kind] || null;
+
+  /** The fields of the kind being taught, as the game draws them. */
+  function shown(spec) {
+    const own = ownWay() || {};
+    const over = own.fields || {};
+    return spec.fields.filter((f) => !(own.hidden || []).includes(f.name))
+      .map((f) => (typeof over[f.name] === "function" ? over[f.name](f)
+        : {...f, ...(over[f.name] || {})}));
+  }
+
+  /** The definition the form holds now. */
+  const definitionOf = (specs) => Object.fromEntries(specs
+    .map((f) => [f.name, fields.value(f, f.name)]).filter(([, v]) => v !== undefined));
+
+  /** The card the form teaches: the one the game names from what was picked, else the id
+   * typed. */
+  function target(specs, view) {
+    const own = ownWay();
+    return own && own.id ? own.id(definitionOf(specs), view) : draft.id;
+  }
+
+  /** The id to type, unless the game names the card from what is picked. */
+  const typedId = () => ((ownWay() || {}).id ? "" : `<label><span>${esc(t("ui.field_id"))} *` +
+    `</span> <input name="teach-id" required value="${esc(draft.id)}"></label>`);
+
+  /** For a game that names the card: which one is taught (the next of its face), how many
+   * this pile has taught, and the choice to go on card after card. */
+  function named(specs, view) {
+    if (!(ownWay() || {}).id) return "";
+    const card = target(specs, view);
+    return `<p class="hint" role="status">${card ? esc(t("ui.teach_next", {card: name(card)}))
+      : ""}${draft.taught ? " · " + esc(t("ui.teach_deck_count", {n: draft.taught})) : ""}</p>` +
+      `<label class="pick"><input type="checkbox" name="teach-deck"` +
+      `${draft.deck ? " checked" : ""}><span>${esc(t("ui.teach_deck"))}</span></label> `;
+  }
 
   /** The folded "Teach a card" form for the game on the table (empty while its fields load). */
   function body(view) {
@@ -62,18 +119,19 @@ const Teach = (() => {
     }
     if (!kinds[draft.kind]) draft.kind = Object.keys(kinds)[0];
     const spec = kinds[draft.kind];
+    const specs = shown(spec);
     const skipped = spec.skipped.length ? `<p class="hint">${esc(t("ui.teach_skipped",
       {fields: spec.skipped.map(label).join(", ")}))}</p>` : "";
     return `<details data-details="teach-any"${draft.open ? " open" : ""}><summary>` +
       `${esc(t("ui.teach_any"))}</summary><form data-form="teach-any" class="event teach-any">` +
       `<label><span>${esc(t("ui.teach_kind"))}</span> <select name="teach-kind">` +
       options(Object.keys(kinds), draft.kind, (k) => t("ui.kind_" + k)) + "</select></label>" +
-      `<label><span>${esc(t("ui.field_id"))} *</span> <input name="teach-id" required ` +
-      `value="${esc(draft.id)}"></label>` +
-      spec.fields.map((f) => fields.labelled(f, f.name)).join("") + skipped +
-      `<p class="hint">${esc(t("ui.teach_required"))}</p>` +
+      typedId() + specs.map((f) => fields.labelled(f, f.name)).join("") + skipped +
+      (ownWay() ? "" : `<p class="hint">${esc(t("ui.teach_required"))}</p>`) +
       (draft.error ? `<p class="warning" role="alert">${esc(draft.error)}</p>` : "") +
-      `<button>${esc(t("ui.teach"))}</button></form></details>`;
+      named(specs, view) +
+      `<button>${esc(t(draft.deck ? "ui.teach_deck_next" : "ui.teach"))}</button></form>` +
+      "</details>";
   }
 
   /** The section of the host controls, in a box of its own: it is redrawn alone, without
@@ -89,26 +147,32 @@ const Teach = (() => {
    * whether the target was one of them (the other fields are kept by ``Fields.keep``). */
   function keep(target) {
     const form = target.closest && target.closest("form[data-form=teach-any]");
-    if (!form || !["teach-kind", "teach-id"].includes(target.name)) return false;
+    if (!form || !["teach-kind", "teach-id", "teach-deck"].includes(target.name)) return false;
     if (target.name === "teach-kind") { draft.kind = target.value; redraw(); }
-    else draft.id = target.value.trim();
+    else if (target.name === "teach-deck") {
+      Object.assign(draft, {deck: target.checked, taught: 0});
+      redraw();
+    } else draft.id = target.value.trim();
     return true;
   }
 
-  /** Send the draft as a `teach` event; on success the draft is emptied. */
+  /** Send the draft as a `teach` event; on success the draft is emptied, or, teaching a pile,
+   * kept for the next card. */
   async function submit() {
-    const spec = described[draft.game][draft.kind];
-    const missing = spec.fields.flatMap((f) => fields.missing(f, f.name, false));
-    if (missing.length) {  // said in the form before anything is sent
-      draft.error = t("ui.fields_missing", {fields: missing.join(", ")});
+    const specs = shown(described[draft.game][draft.kind]);
+    const missing = specs.flatMap((f) => fields.missing(f, f.name, false));
+    const id = target(specs, app.pic.view);
+    if (missing.length || !id) {  // said in the form before anything is sent
+      draft.error = missing.length ? t("ui.fields_missing", {fields: missing.join(", ")})
+        : t("ui.teach_pick_face");
       redraw();
       return;
     }
-    const definition = Object.fromEntries(spec.fields
-      .map((f) => [f.name, fields.value(f, f.name)]).filter(([, v]) => v !== undefined));
-    const done = await send({type: "teach", kind: draft.kind, id: draft.id, definition});
-    if (done) Object.assign(draft, {id: "", values: {}, sizes: {}, error: "", open: false});
-    redraw();
+    const done = await send({type: "teach", kind: draft.kind, id, definition: definitionOf(specs)});
+    if (done && draft.deck) Object.assign(draft, {error: "", taught: draft.taught + 1});
+    else if (done) Object.assign(draft, {id: "", values: {}, sizes: {}, error: "", open: false});
+    if (draft.deck) picked();  // the next card of the pile
+    else redraw();
   }
 
   /** A refusal: shown in the form when it refused the teach, or the form is opened on the card
@@ -118,11 +182,24 @@ const Teach = (() => {
     if (event && event.type === "teach") draft.error = error.message;
     else if (target && app.pic) aim(app.pic.view.game, ...target, error.message);
     else return;
-    redraw();
+    app.hostOpen = true;
+    render();
+    reveal();  // where it is needed: on screen, under the header, not three screens down
   }
 
-  /** Remember whether the host folded the form. */
-  const fold = (open) => { draft.open = open; };
+  /** The form's top just under the page's sticky header. */
+  function reveal() {
+    const box = document.getElementById("teach-any");
+    const header = document.getElementById("top");
+    if (box) window.scrollBy(0, box.getBoundingClientRect().top - (header ?
+      header.getBoundingClientRect().bottom : 0));
+  }
+
+  /** Remember whether the host folded the form; unfolded, it comes up to the screen's top. */
+  const fold = (open) => {
+    if (open && !draft.open) requestAnimationFrame(reveal);
+    draft.open = open;
+  };
 
   /** Open the host's form on one definition of the game on the table (e.g. a hero whose power
    * waits for its symbols). */
@@ -130,8 +207,7 @@ const Teach = (() => {
     aim(app.pic.view.game, kind, id);
     app.hostOpen = true;
     render();
-    const box = document.getElementById("teach-any");
-    if (box) box.scrollIntoView();
+    reveal();
   }
 
   return {section, keep, submit, refused, fold, open, kinds: kindsOf};

@@ -46,13 +46,21 @@ def from_hand(state: State, hero: str, card_id: str, keep_count: bool = False) -
     """A card leaves a hero's hand (one card fewer unless another takes its place)."""
     where = state["where"].get(card_id)
     if where not in (None, f"hand:{hero}"):
-        raise RuleError("card.elsewhere", card=card_id, where=where)
+        raise RuleError("card.elsewhere", card=card_id, where=place(where))
     player = state["players"][hero]
     if not keep_count:
         if player["hand"] < 1:
             raise RuleError("hand.empty", hero=hero)
         player["hand"] -= 1
     state["where"].pop(card_id, None)
+
+
+def place(where: str) -> dict[str, Any]:
+    """Where a card lies as a message to show (``charger:echo.left`` reads "in the charger of
+    Ben, left")."""
+    kind, _, at = where.partition(":")
+    hero, _, side = at.partition(".")
+    return {"key": f"where.{kind}", "params": {"hero": hero, "side": side}}
 
 
 def put(state: State, card_id: str, where: str) -> None:

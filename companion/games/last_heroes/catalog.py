@@ -30,6 +30,17 @@ def texts(value: Any, path: str) -> dict[str, str] | str:
 
 
 _impacts = list_of(integer(1, 3), 0, 4)
+
+
+def impacts(value: Any, path: str) -> list[int]:
+    """A monster's impacts in one zone, light or dark: their forces (1 HIT!, 2 BAM!, 3 POW!),
+    or none (a level-1 monster prints no dark impact)."""
+    return _impacts(value, path)
+
+
+impacts.either = {  # type: ignore[attr-defined]
+    "impacts": list_of(integer(1, 3), 1, 4), "nothing": list_of(integer(1, 3), 0, 0)}
+"""The shapes the teach form offers (web/definitions.py): the impacts as printed, or none."""
 _common = {"name": Field(texts, required=False), "_about": Field(text, required=False)}
 SCHEMAS: dict[str, dict[str, Field]] = {
     "weapon": {
@@ -41,8 +52,8 @@ SCHEMAS: dict[str, dict[str, Field]] = {
     },
     "monster": {
         "level": Field(integer(1, 3), required=False),
-        "light": Field(_impacts, required=False),
-        "dark": Field(_impacts, required=False),
+        "light": Field(impacts, required=False),
+        "dark": Field(impacts, required=False),
         "points": Field(integer(0, 30), required=False),
         **_common,
     },

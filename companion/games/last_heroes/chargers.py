@@ -40,7 +40,10 @@ def insert(state: State, hero: str, side: str, card_id: str, rec: Record,
         put(state, old, replaced_to)
     charger[side] = {"card": card_id, "ammo": ammo}
     put(state, card_id, f"charger:{hero}.{side}")
-    rec.say("charger.inserted", hero=hero, card=card_id, ammo=ammo, replaced=old)
+    if old is None:
+        rec.say("charger.inserted", hero=hero, card=card_id, ammo=ammo)
+    else:  # issue 39: it said "(replacing —)" for a card put into an empty slot
+        rec.say("charger.replaced", hero=hero, card=card_id, ammo=ammo, replaced=old)
     return old
 
 

@@ -11,11 +11,18 @@ const MONSTERS = [["rat", "spider", "dragon"], ["bat", "wolf", "snake"], ["imp",
   ["mole", "crow", "golem"], ["shrew", "owl", "wyrm"]];
 const heroIds = (view) => view.players.map((p) => p.hero);
 const slots = (view) => view.players.flatMap((p) => [`${p.hero}.left`, `${p.hero}.right`]);
+/** A monster as the table reads it: the name its owner taught (a card taught after the page
+ * loaded its names included), else the page's name for it. */
+const monsterName = (id, printed) => (typeof printed === "string" ? printed
+  : printed ? both(printed) : name(id));
+const holderName = (view, hero) => (view.players.find((p) => p.hero === hero) || {}).name ||
+  name(hero);
 const slotLabel = (s) => `${name(s.split(".")[0])} ${t("ui.lh_" + s.split(".")[1])}`;
 
 function top(view) {
+  const active = view.players.find((p) => p.hero === view.active);
   return {headline: `<span class="turn">${esc(t("ui.lh_turn", {n: view.round,
-    of: view.rounds}))}</span> ${esc(view.active ? name(view.active) : "")} <span class="phase">` +
+    of: view.rounds}))}</span> ${esc(active ? active.name : "")} <span class="phase">` +
     `${esc(t("ui.lh_phase_" + view.phase))}</span>`,
   sub: view.ranking.map((r) => `${esc(name(r.hero))} <strong>${r.total}</strong>`).join(" · ")};
 }
@@ -23,9 +30,9 @@ function top(view) {
 function board(view) {
   const cols = view.battlefield.map((col) => `<div class="column"><h3>${esc(t("ui.lh_column",
     {n: col.column}))}</h3><p class="artefact">✦ ${esc(name(col.artefact))}` +
-    `${col.holder ? ` → ${esc(name(col.holder))}` : ""}</p>` + col.levels.slice().reverse()
-    .map((l) => `<div class="level${l.breach || l.permanent_breach ? " breach" : ""}">` +
-      `<small>${l.level}</small> ${esc(l.monster ? name(l.monster) : "—")}` +
+    `${col.holder ? ` → ${esc(holderName(view, col.holder))}` : ""}</p>` + col.levels.slice()
+    .reverse().map((l) => `<div class="level${l.breach || l.permanent_breach ? " breach" : ""}">` +
+      `<small>${l.level}</small> ${esc(l.monster ? monsterName(l.monster, l.name) : "—")}` +
       `${l.breach || l.permanent_breach ? ` <b>${esc(t("ui.lh_breach"))}</b>` : ""}` +
       `${l.pawn ? ` <span class="fig">${esc(name(l.pawn).slice(0, 2))}</span>` : ""}</div>`)
     .join("") + "</div>").join("");
@@ -46,7 +53,7 @@ function heroes(view) {
     `<p>🃏 ${esc(t("ui.lh_jokers", {n: p.jokers}))} · ★ ${esc(t("ui.lh_charisma",
       {n: p.charisma}))}</p><p>${esc(t("ui.lh_loaded"))}: ${p.loaded.map((w) =>
       esc(name(w.card))).join(", ") || "—"}</p><p>${esc(t("ui.lh_monsters"))}: ` +
-    `${p.monsters.map((m) => esc(name(m.card))).join(", ") || "—"} · ✦ ` +
+    `${p.monsters.map((m) => esc(monsterName(m.card, m.name))).join(", ") || "—"} · ✦ ` +
     `${p.artefacts.map((a) => esc(name(a))).join(", ") || "—"}</p></article>`).join("");
 }
 
@@ -71,34 +78,317 @@ function setup(d) {
     artefacts: seats.map(([, i]) => d["artefact-" + i])});
 }
 
-// The Joker tile on a full wheel is taken, its Joker lost: the choice says so before it is sent.
-const MAX_JOKERS = 3;
-function powerLabel(power) {
-  const view = app.pic.view;
-  const active = view.players.find((p) => p.hero === view.active);
-  return power === "joker" && active && active.jokers >= MAX_JOKERS
-    ? t("ui.lh_joker_lost", {power: name(power), max: MAX_JOKERS}) : name(power);
+// -- the host's pickers: what is printed, filtered to what the rules take now --------------------
+// A weapon card is pointed at by its face (type in its colour, Impact word, ammo as icons: the
+// view's ``hand``), a monster by its name where it stands (the view's ``kills``), a charger slot
+// by its hero and side. What was picked is kept in ``draft`` until the table takes the event: a
+// redraw, a refusal or a card taught keeps it.
+
+const COLOUR = {flamethrower: "red", crossbow: "green", pistol: "blue", gloves: "yellow",
+  rifle: "black"};
+const impact = (n) => name("impact_" + n);
+const dots = (n) => (n == null ? "?" : n === 0 ? "0" : "●".repeat(n));
+const VALUES = [1, 2, 3, 4];  // cost and ammo offered as icons (the teach form takes any)
+
+const draft = {at: null};
+const fresh = () => ({at: draft.at, card: null, as: null, slot: null, sources: null, jokers: 0,
+  cost: null, ammo: null, monster: null, weapons: null, light: null, dark: null, power: null,
+  discard: null, void: 0, name: ""});
+
+/** Where the table stands: a new phase or hero starts a new draft. */
+function aimed(view) {
+  const at = `${view.phase}/${view.active}/${holderOf(view)}`;
+  if (draft.at !== at) Object.assign(draft, fresh(), {at});
+  return draft;
 }
 
-const card = (optional = false) => ({name: "card", kind: "text", optional, from: () =>
-  ((catalogFor("last-heroes") || {ids: {}}).ids.weapon || [])});
+const holderOf = (view) => (view.expects.templates[0] || {fields: {}}).fields.hero || view.active;
+const playerOf = (view, hero) => view.players.find((p) => p.hero === hero);
+const faceOf = (view) => view.hand.find((f) => f.card === draft.card) || null;
+
+const chip = (k, v, label, pressed, extra = "") => `<button type="button" data-act="lh" ` +
+  `data-k="${k}" data-v="${esc(v)}" aria-pressed="${pressed ? "true" : "false"}" ${extra}>` +
+  `${label}</button>`;
+const sendButton = (label, ready) => `<div class="row">` + button("lh-send", label,
+  `class="strong"${ready ? "" : " disabled"}`) + "</div>";
+
+/** The cards a hero may put down, a row per weapon type: Impact word, cost → ammo icons. */
+function faces(view) {
+  const rows = view.weapons.map((type) => {
+    const chips = view.hand.filter((f) => f.type === type).map((f) => chip("card", f.card,
+      `${esc(impact(f.impact))} <small>${dots(f.cost)}→${dots(f.ammo)}</small>`,
+      draft.card === f.card, `aria-label="${esc(name(type) + " " + impact(f.impact) + " · " +
+      t("ui.lh_face_said", {cost: f.cost ?? "?", ammo: f.ammo ?? "?"}))}"`)).join("");
+    return chips ? `<div class="row lh-type"><b class="c-${COLOUR[type]}">${esc(name(type))}` +
+      `</b>${chips}</div>` : "";
+  }).join("");
+  return `<fieldset class="lh-cards"><legend>${esc(t("ui.lh_which_card"))} <small>` +
+    `${esc(t("ui.lh_face_hint"))}</small></legend>${rows}</fieldset>`;
+}
+
+/** The values the chosen card prints that the event needs and nobody taught yet (cost,
+ * ammo), asked as icons. */
+function printed(view, needed) {
+  const face = faceOf(view);
+  if (!face) return "";
+  return needed.filter((k) => face[k] == null).map((k) => `<fieldset><legend>` +
+    `${esc(t("ui.lh_printed_" + k))}</legend><div class="row">` +
+    VALUES.map((n) => chip(k, n, dots(n), draft[k] === n, `aria-label="${n}"`)).join("") +
+    "</div></fieldset>").join("");
+}
+
+/** The values to teach with the event (``define``), and whether those it needs are given. */
+function define(view, needed) {
+  const face = faceOf(view);
+  if (!face) return {ready: false};
+  const given = Object.fromEntries(["cost", "ammo"].filter((k) => face[k] == null &&
+    draft[k] != null).map((k) => [k, draft[k]]));
+  const ready = needed.every((k) => face[k] != null || draft[k] != null);
+  return {ready, fields: Object.keys(given).length ? {define: given} : {}};
+}
+
+const slotName = (view, hero, side) => {
+  const entry = playerOf(view, hero).charger[side];
+  return `${esc(name(hero))} ${esc(t("ui.lh_" + side))}` + (entry ? ` <small class="c-` +
+    `${COLOUR[entry.type]}">${dots(entry.ammo)}</small>` : "");
+};
+
+/** The charger slots that may pay one ammo for a weapon of ``type``. */
+const sourcesFor = (view, type) => view.players.flatMap((p) => ["left", "right"]
+  .filter((s) => p.charger[s] && p.charger[s].type === type && p.charger[s].ammo > 0)
+  .map((s) => `${p.hero}.${s}`));
+
+/** The chosen card as a loaded weapon: its ammo slots (picked for the host when there is no
+ * choice) and Jokers; whether the table holds enough for it. */
+function payment(view) {
+  const face = faceOf(view);
+  const cost = face && (face.cost ?? draft.cost);
+  const sources = face ? sourcesFor(view, face.type) : [];
+  const jokers = playerOf(view, view.active).jokers;
+  if (draft.sources === null && cost != null) {
+    const used = sources.length <= cost ? sources : [];
+    const rest = cost - used.length;
+    if (used.length && rest <= jokers) Object.assign(draft, {sources: used, jokers: rest});
+  }
+  return {face, cost, sources, jokers, loadable: cost == null || sources.length + jokers >= cost};
+}
+
+function playForm(view) {
+  const pay = payment(view);
+  if (pay.face && !pay.loadable && draft.as !== "ammo") draft.as = "ammo";
+  let html = faces(view);
+  if (!pay.face) return html;
+  html += `<div class="row">${chip("as", "ammo", esc(t("ui.lh_as_ammo")), draft.as === "ammo")}` +
+    (pay.loadable ? chip("as", "weapon", esc(t("ui.lh_as_weapon")), draft.as === "weapon") : "") +
+    "</div>";
+  html += printed(view, draft.as === "weapon" ? ["cost"] : draft.as === "ammo" ? ["ammo"] : []);
+  let ready = false;
+  if (draft.as === "ammo") {
+    html += `<div class="row">` + ["left", "right"].map((s) => chip("slot", s,
+      slotName(view, view.active, s), draft.slot === s)).join("") + "</div>";
+    ready = draft.slot !== null && define(view, ["ammo"]).ready;
+  }
+  if (draft.as === "weapon") {
+    const picked = draft.sources || [];
+    html += `<fieldset><legend>${esc(t("ui.field_ammo"))}</legend><div class="row">` +
+      pay.sources.map((s) => chip("sources", s, slotName(view, ...s.split(".")),
+        picked.includes(s))).join("") + "</div>" + (pay.jokers ? `<div class="row">` +
+      Array.from({length: pay.jokers + 1}, (_, n) => chip("jokers", n, `🃏 ${n}`,
+        draft.jokers === n)).join("") + "</div>" : "") + "</fieldset>";
+    const cost = pay.face.cost ?? draft.cost;
+    ready = cost != null && picked.length + draft.jokers === cost && define(view, ["cost"]).ready;
+  }
+  return html + sendButton(t("ui.lh_play"), ready);
+}
+
+function chargerForm(view) {
+  const hero = holderOf(view);
+  return `<h3>${esc(t("ui.lh_charger_for", {hero: name(hero)}))}</h3>` + faces(view) +
+    printed(view, ["ammo"]) + sendButton(t("ui.lh_put"), define(view, ["ammo"]).ready);
+}
+
+const impacts = (list) => (list || []).map(impact).join(" ");
+
+/** A monster to kill: those the loaded weapons cover, each with the weakest weapons that do. */
+function killForm(view) {
+  if (!view.kills.length) return "";
+  const option = view.kills.find((k) => k.monster === draft.monster);
+  let html = `<fieldset><legend>${esc(t("ui.lh_kill"))}</legend><div class="row">` +
+    view.kills.map((k) => chip("monster", k.monster, `${esc(monsterName(k.monster, k.name))} ` +
+      `<small>` +
+      `${esc(k.needed ? impacts(k.needed) : "?")}</small>`, k === option)).join("") + "</div>";
+  if (option) {
+    const loaded = playerOf(view, view.active).loaded;
+    if (draft.weapons === null) {  // the weakest that cover it, or the only one loaded
+      draft.weapons = option.weapons ? [...option.weapons]
+        : loaded.length === 1 ? [loaded[0].card] : [];
+    }
+    html += `<div class="row">` + loaded.map((w) => chip("weapons", w.card,
+      `<span class="c-${COLOUR[w.type]}">${esc(name(w.type))}</span> ${esc(impact(w.impact))}`,
+      draft.weapons.includes(w.card))).join("") + "</div>";
+    // a level-1 monster never stands in a breach: its light impacts are all it takes
+    if (!option.needed) {
+      html += (option.level === 1 ? ["light"] : ["light", "dark"]).map(impactPicker).join("");
+    }
+  }
+  const known = option && (option.needed || (draft.light !== null &&
+    (option.level === 1 || draft.dark !== null)));
+  return html + sendButton(t("ui.lh_kill_send"), Boolean(known && draft.weapons.length)) +
+    "</fieldset>";
+}
+
+/** A monster's impacts nobody taught yet, tapped as printed (HIT!, BAM!, POW!), or none. */
+function impactPicker(zone) {
+  const list = draft[zone];
+  return `<fieldset><legend>${esc(t("ui.lh_impacts_" + zone))}: ` +
+    `${esc(list === null ? "?" : list.length ? impacts(list) : t("ui.lh_none"))}</legend>` +
+    `<div class="row">${[1, 2, 3].map((n) => chip(zone, n, `+ ${esc(impact(n))}`, false))
+      .join("")}${zone === "dark" ? chip(zone, "none", esc(t("ui.lh_none")), list !== null &&
+      !list.length) : list ? chip(zone, "clear", "✕", false, `aria-label="${esc(t("ui.lh_clear"))}"`)
+      : ""}` +
+    "</div></fieldset>";
+}
+
+function swapForm(view) {
+  if (!view.swaps) return "";
+  const slots = view.players.flatMap((p) => ["left", "right"].filter((s) => p.charger[s])
+    .map((s) => `${p.hero}.${s}`));
+  return `<details data-details="lh-swap"${draft.power === "swap" ? " open" : ""}><summary>` +
+    `${esc(t("ui.event_swap"))}</summary>` + (draft.power === "swap" ? "" : chip("power",
+    "swap", esc(t("ui.lh_swap_start")), false)) + (draft.power === "swap" ? faces(view) +
+    printed(view, ["ammo"]) + `<div class="row">${slots.map((s) => chip("slot", s,
+      slotName(view, ...s.split(".")), draft.slot === s)).join("")}</div>` +
+    sendButton(t("ui.lh_swap"), Boolean(draft.card && draft.slot) &&
+      define(view, ["ammo"]).ready) : "") + "</details>";
+}
+
+const MAX_JOKERS = 3;  // «max. 3» on the Joker wheel
+
+/** Whether the hero's Joker tile would be spent for nothing: the wheel is already full (the
+ * rules take it, the Joker is lost; the page says so before it is confirmed). */
+const jokerLost = (me, p) => p === "joker" && me.jokers >= MAX_JOKERS;
+
+/** The powers the active hero holds, one tap each (Reload: which slot; Exchange: which cards;
+ * a Joker on a full wheel: a second tap, once the page has said that it is lost). */
+function powers(view) {
+  const me = playerOf(view, view.active);
+  const held = me.powers;
+  if (!held.length) return "";
+  let html = `<div class="row">` + held.flatMap((p) => (p === "reload"
+    ? ["left", "right"].filter((s) => me.charger[s]).map((s) => button("lh-power",
+      `${name(p)} · ${t("ui.lh_" + s)}`, `data-power="${p}" data-slot="${s}"`))
+    : [p === "exchange" || jokerLost(me, p) ? chip("power", p, esc(name(p)), draft.power === p)
+      : button("lh-power", name(p), `data-power="${p}"`)])).join("") + "</div>";
+  if (draft.power === "joker") {
+    html += `<p class="warning" role="alert">${esc(t("ui.lh_joker_lost", {power: name("joker"),
+      max: MAX_JOKERS}))}</p>` + sendButton(t("ui.confirm"), true);
+  }
+  if (draft.power === "exchange") {
+    html += faces(view) + `<div class="row">${[...new Set(view.discard)].map((c) =>
+      chip("discard", c, esc(name(c)), draft.discard === c)).join("")}</div>` +
+      sendButton(t("ui.lh_exchange"), Boolean(draft.card && draft.discard));
+  }
+  return html;
+}
+
+/** A monster revealed into a void: one the owner taught for that level, or a new one by its
+ * printed name. */
+function revealForm(view) {
+  const voids = view.expects.options || [];
+  const at = voids[draft.void] || voids[0];
+  if (!at) return "";
+  const cards = view.monster_cards.filter((m) => m.level == null || m.level === at[1]);
+  return (voids.length > 1 ? `<div class="row">` + voids.map((v, i) => chip("void", i,
+    esc(t("ui.lh_void", {column: v[0], level: v[1]})), i === draft.void)).join("") + "</div>"
+    : `<h3>${esc(t("ui.lh_void", {column: at[0], level: at[1]}))}</h3>`) +
+    `<div class="row">${cards.map((m) => chip("monster", m.card, esc(monsterName(m.card, m.name)),
+      draft.monster === m.card)).join("")}</div>` +
+    `<label>${esc(t("ui.lh_new_monster"))} <input name="lh-name" value="${esc(draft.name)}">` +
+    "</label>" + sendButton(t("ui.lh_reveal"), Boolean(draft.monster || draft.name.trim()));
+}
+
+function host(view) {
+  aimed(view);
+  const forms = {charger: chargerForm, play: (v) => playForm(v) + powers(v),
+    act: (v) => killForm(v) + swapForm(v) + powers(v) + `<div class="row">` +
+      button("event", t("ui.event_end_turn"), 'data-event="end_turn" class="strong"') + "</div>",
+    refill: revealForm};
+  return `<div class="lh-host">${(forms[view.phase] || (() => ""))(view)}</div>`;
+}
+
+/** The event the draft makes in this phase. */
+function drafted(view) {
+  const chosen = draft.card;
+  if (draft.power === "exchange") {
+    return {type: "power", power: "exchange", card: chosen, discard: draft.discard};
+  }
+  if (draft.power === "joker") return {type: "power", power: "joker"};
+  if (draft.power === "swap") return {type: "swap", card: chosen, slot: draft.slot,
+    ...define(view, []).fields};
+  if (view.phase === "charger") {
+    return {type: "charger", hero: holderOf(view), card: chosen, ...define(view, []).fields};
+  }
+  if (view.phase === "play") {
+    return draft.as === "ammo"
+      ? {type: "play", card: chosen, as: "ammo", slot: draft.slot, ...define(view, []).fields}
+      : {type: "play", card: chosen, as: "weapon", ammo: draft.sources || [],
+        ...(draft.jokers ? {jokers: draft.jokers} : {}), ...define(view, []).fields};
+  }
+  if (view.phase === "act") {
+    const option = view.kills.find((k) => k.monster === draft.monster);
+    return {type: "kill", monster: draft.monster, weapons: draft.weapons,
+      ...(option && !option.needed ? {define: {light: draft.light || [],
+        ...(draft.dark === null ? {} : {dark: draft.dark})}} : {})};
+  }
+  const at = (view.expects.options || [])[draft.void];
+  const card = draft.monster || slug(draft.name);
+  return {type: "reveal", card, ...(at ? {column: at[0], level: at[1]} : {}),
+    ...(draft.monster ? {} : {define: {name: draft.name.trim(), level: at ? at[1] : undefined}})};
+}
+
+/** A new monster's id from its printed name ("Goule des cryptes" → ``goule-des-cryptes``). */
+const slug = (text) => text.trim().toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "")
+  .replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+
+/** A tap on a picker chip: one value, a value more (ammo slots, weapons, impacts), or off. */
+function pick(el) {
+  const {k, v} = el.dataset;
+  const number = Number(v);
+  if (k === "sources" || k === "weapons") {
+    const list = draft[k] || [];
+    draft[k] = list.includes(v) ? list.filter((x) => x !== v) : [...list, v];
+  } else if (k === "light" || k === "dark") {
+    draft[k] = v === "clear" ? null : v === "none" ? [] : [...(draft[k] || []), number];
+  } else if (k === "card") {
+    Object.assign(draft, {card: v, cost: null, ammo: null, sources: null, jokers: 0,
+      as: draft.power ? draft.as : null});
+  } else if (k === "monster") {
+    Object.assign(draft, {monster: draft.monster === v ? null : v, weapons: null, light: null,
+      dark: null, name: ""});
+  } else if (k === "power") {
+    Object.assign(draft, {power: draft.power === v ? null : v, card: null, slot: null});
+  } else {
+    draft[k] = ["cost", "ammo", "jokers", "void"].includes(k) ? number : v;
+  }
+  renderHost();
+  const next = document.querySelector("#host button[data-act=lh-send]");
+  if (next) next.scrollIntoView({block: "nearest"});  // the control awaited next, on screen
+}
+
+/** Send an event; once the table has taken it, the draft is emptied and the page goes back
+ * up to the host's controls, where the next decision is drawn. */
+async function sending(event) {
+  const done = await send(event);
+  if (done) {
+    Object.assign(draft, fresh());
+    window.scrollTo(0, 0);
+  }
+  renderHost();
+}
+
+const sendDraft = () => sending(drafted(app.pic.view));
+
 const DESCRIPTION = {
-  charger: {fields: [{name: "hero", kind: "choice", from: heroIds}, card()]},
-  play: {fields: [card(), {name: "as", kind: "choice", chips: true, value: "ammo",
-    from: () => ["ammo", "weapon"]},
-    {name: "slot", kind: "choice", from: () => ["left", "right"], optional: true},
-    {name: "ammo", kind: "multi", from: slots, label: slotLabel, optional: true},
-    {name: "jokers", kind: "number", min: 0, max: 3, optional: true}]},
-  kill: {fields: [{name: "monster", kind: "text"}, {name: "weapons", kind: "multi", from: (v) =>
-    (v.players.find((p) => p.hero === v.active) || {loaded: []}).loaded.map((w) => w.card)}]},
-  swap: {fields: [card(), {name: "slot", kind: "choice", from: slots, label: slotLabel}]},
-  power: {fields: [{name: "power", kind: "choice", from: () => POWERS, label: powerLabel},
-    card(true), {name: "discard", kind: "text", optional: true},
-    {name: "slot", kind: "choice", from: () => ["left", "right"], optional: true}]},
-  end_turn: {},
-  reveal: {fields: [{name: "card", kind: "text"},
-    {name: "column", kind: "number", min: 1, max: 5, optional: true},
-    {name: "level", kind: "number", min: 1, max: 3, optional: true}]},
   adjust: {fields: [{name: "hero", kind: "choice", from: heroIds, optional: true},
     {name: "jokers", kind: "number", min: 0, max: 3, optional: true},
     {name: "charisma", kind: "number", min: -99, max: 99, optional: true},
@@ -116,11 +406,47 @@ const DESCRIPTION = {
   })},
 };
 
-const controls = Controls.make({
-  description: DESCRIPTION, faces: {}, symbol: String, diceEvent: {handles: []},
-  optionEvent: null, optionLabel: String,
+const more = (view) => Controls.eventForms(DESCRIPTION, view, ["adjust"]);
+
+/** "Teach a card" for a weapon: its type, Impact and ammo tapped as printed; the card taught is
+ * the next of that face nobody taught (the view's ``untaught``), so a pile goes card after
+ * card. A weapon card prints no name. */
+const teach = {weapon: {
+  hidden: ["name"],
+  get fields() {
+    const icons = (k) => ({type: "choice", options: VALUES, labels: VALUES.map(dots),
+      label: t("ui.lh_printed_" + k)});
+    return {impact: {type: "choice", options: [1, 2, 3], labels: [1, 2, 3].map(impact)},
+      cost: icons("cost"), ammo: icons("ammo")};
+  },
+  id: (taught, view) => (((view.untaught || {})[taught.type] || {})[taught.impact] || [])[0] ||
+    null,
+  /** What a card a refusal names prints, as far as the table knows (its type and Impact). */
+  values: (card, view) => Object.entries(view.untaught || {}).flatMap(([type, by]) =>
+    Object.entries(by).filter(([, cards]) => cards.includes(card))
+      .map(([force]) => ({type, impact: force})))[0] || {},
+}, monster: {
+  // its impacts as printed (HIT!, BAM!, POW!) or none: «Impacts requis pour tuer le Monstre»
+  get fields() {
+    const printedImpacts = (field) => ({...field, choices: field.choices.map((shape) =>
+      (shape.max === 0 ? shape : {...shape, item: {...shape.item, type: "choice",
+        options: [1, 2, 3], labels: [1, 2, 3].map(impact)}}))});
+    return {light: printedImpacts, dark: printedImpacts};
+  },
+}};
+
+document.addEventListener("input", (e) => {  // a new monster's name: kept, not redrawn
+  if (e.target.name !== "lh-name") return;
+  draft.name = e.target.value;
+  const reveal = document.querySelector("#host button[data-act=lh-send]");
+  if (reveal) reveal.disabled = !(draft.monster || draft.name.trim());
 });
 
-registerGame("last-heroes", {top, board, heroes, setupForm, host: controls.host,
-  forms: {setup, ...controls.forms}, actions: controls.actions, simulated: []});
+registerGame("last-heroes", {top, board, heroes, setupForm, host, more, teach,
+  forms: {setup, event: (_data, form) => send(Controls.eventFrom(DESCRIPTION, form,
+    app.pic.view))},
+  actions: {lh: pick, "lh-send": sendDraft, event: (el) => sending({type: el.dataset.event}),
+    "lh-power": (el) => sending({type: "power", power: el.dataset.power,
+      ...(el.dataset.slot ? {slot: el.dataset.slot} : {})})},
+  simulated: ["card"]});
 })();

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import copy
-from functools import cached_property
+import json
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +24,12 @@ from companion.engine.rules import RulesGame
 from .battlefield import breached, pawn_on, permanent_below
 from .catalog import CATALOG, DATA, HEROES, merged
 from .handlers import HANDLERS
+from .picks import hand_faces, kills, printed_name, unseen_monsters, untaught
 from .record import Record, State
 from .schemas import EVENTS
 from .scoring import missing_points, points_of, ranking, score, winners
 from .setup import initial_state
+from .simulated import invent
 
 PHASE_EVENTS = {  # phase: (what is expected, events)
     "charger": ("card", ("charger",)),
@@ -49,7 +52,7 @@ class LastHeroes(RulesGame):
     def capabilities(self) -> Capabilities:
         """The charts, names, page of this game."""
         return Capabilities(page=Path(__file__).parent / "page.js", tally=self.tally,
-                            names=self.names, schemas=CATALOG.schemas)
+                            names=self.names, schemas=CATALOG.schemas, invent=invent)
 
     def setup(self, options: dict[str, Any]) -> Step:
         """Lay out the table from the setup event; the charger cards come next."""
@@ -60,9 +63,11 @@ class LastHeroes(RulesGame):
 
     def names(self, lang: str, state: State | None = None) -> dict[str, str]:
         """Display names for the message catalogs: weapon types and cards, monsters, and with a
-        state the names of this table's players (a hero is announced by its player's name)."""
+        state the names of this table's players (a hero is announced by its player's name).
+        A weapon card without a printed name reads as what it prints: its type and its Impact
+        ("Flamethrower BAM!"), never its id."""
         catalog = merged({}) if state is None else state["catalog"]
-        names = {card: localized(data.get("name"), lang) or card
+        names = {card: localized(data.get("name"), lang) or _printed(data, lang) or card
                  for kind in ("weapon", "monster") for card, data in catalog[kind].items()}
         names.update({hero: hero.capitalize() for hero in HEROES})
         if state is not None:
@@ -117,20 +122,51 @@ class LastHeroes(RulesGame):
             "battlefield": battlefield_view(state),
             "piles": dict(state["piles"]),
             "discard": list(state["discard"]),
+            "hand": hand_faces(state, _holder(state)),
+            "kills": kills(state),
+            "swaps": state["turn"]["swaps"] if state["turn"] else 0,
+            "monster_cards": unseen_monsters(state),
+            "untaught": untaught(state),
             "score": {hero: score(state, hero)["total"] for hero in state["order"]},
             "ranking": ranking(state),
             "winners": winners(state),
         }
 
 
+@cache
+def _messages(lang: str) -> dict[str, str]:
+    path = Path(__file__).parent / "messages" / f"{lang}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def _printed(card: dict[str, Any], lang: str) -> str:
+    """A weapon card as its face reads: the type's name and the Impact's word."""
+    texts = _messages(lang)
+    kind, impact = card.get("type"), card.get("impact")
+    if kind is None:
+        return ""
+    words = [texts.get(f"name.{kind}", kind), texts.get(f"name.impact_{impact}", "")]
+    return " ".join(word for word in words if word)
+
+
+def _holder(state: State) -> str | None:
+    """The hero who puts a card down next: the first one still filling the charger, else the
+    active hero."""
+    if state["status"] != "playing":
+        return None
+    if state["phase"] == "charger":
+        return next(h for h in state["order"] if None in state["players"][h]["charger"].values())
+    return state["active"]
+
+
 def _templates(state: State, events: tuple[str, ...]) -> tuple[Template, ...]:
     """The events of this phase: a card drawn into the first empty charger (a swipe fills
     it), a card revealed to refill the battlefield, or the active hero's actions (the phone)."""
     if state["phase"] == "charger":
-        hero = next(h for h in state["order"] if None in state["players"][h]["charger"].values())
-        return (Template("charger", {"hero": hero}, Blank("card", "card")),)
+        blank = Blank("card", "card", options=[])  # the simulated table makes one up
+        return (Template("charger", {"hero": _holder(state)}, blank),)
     if state["phase"] == "refill":
-        return (Template("reveal", blank=Blank("card", "card")),)
+        return (Template("reveal", blank=Blank("card", "card", options=[])),)
     return tuple(Template(e, blank=None if e == "end_turn" else Blank("form")) for e in events)
 
 
@@ -154,7 +190,8 @@ def player_view(state: State, hero: str) -> dict[str, Any]:
         "jokers": player["jokers"], "charisma": player["charisma"],
         "loaded": [{"card": c, "type": weapons[c]["type"], "impact": weapons[c]["impact"]}
                    for c in player["loaded"]],
-        "monsters": [{"card": m, "points": points_of(state, m)} for m in player["monsters"]],
+        "monsters": [{"card": m, "name": printed_name(state, m), "points": points_of(state, m)}
+                     for m in player["monsters"]],
         "artefacts": list(player["artefacts"]), "powers": list(player["powers"]),
         "pawn": copy.deepcopy(player["pawn"]), "score": score(state, hero),
     }
@@ -167,7 +204,7 @@ def battlefield_view(state: State) -> list[dict[str, Any]]:
         levels = []
         for level, monster in enumerate(col["monsters"], start=1):
             levels.append({
-                "level": level, "monster": monster,
+                "level": level, "monster": monster, "name": printed_name(state, monster),
                 "pawn": pawn_on(state, c, level),
                 "breach": monster is not None and breached(state, c, level),
                 "permanent_breach": permanent_below(state, c, level),

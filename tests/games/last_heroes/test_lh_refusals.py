@@ -24,6 +24,7 @@ from lastheroes_helpers import (
 
 from companion.engine import Event, RuleError
 from companion.games.last_heroes import GAME
+from companion.i18n import render_error
 
 
 def test_loading_a_weapon_in_two_goes(table):
@@ -118,7 +119,14 @@ def test_killing_before_playing_a_card(table):
 def test_a_card_already_on_the_table(table):
     """A card in a charger is not in anybody's hand (the two cards inserted at setup)."""
     error = refused(table, ammo("crossbow-1", "left"), "card.elsewhere")
-    assert error.params["where"] == "charger:echo.left"
+    assert error.params["where"] == {"key": "where.charger",
+                                     "params": {"hero": "echo", "side": "left"}}
+    # issue 39: the place read "charger:echo.left"; it reads as the table says it
+    said = {lang: render_error(error, lang, GAME, table.state) for lang in ("en", "fr")}
+    assert said == {
+        "en": "Crossbow HIT! is not in this hand: it is in the charger of Ben (left).",
+        "fr": "Arbalète HIT! n'est pas dans cette main : elle est dans le Chargeur de Ben "
+              "(gauche)."}
 
 
 def test_a_weapon_type_not_in_play(table):

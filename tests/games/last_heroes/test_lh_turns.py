@@ -15,11 +15,13 @@ from lastheroes_helpers import (
     load,
     play,
     player,
+    setup_event,
     turn,
 )
 
 from companion.engine import Event
 from companion.games.last_heroes import GAME
+from companion.i18n import render
 
 
 def test_a_card_into_the_charger_replaces_one_and_gives_a_joker(table):
@@ -31,7 +33,15 @@ def test_a_card_into_the_charger_replaces_one_and_gives_a_joker(table):
                                       "printed": 2}
     assert ana["jokers"] == 1 and ana["hand"] == 9
     assert table.view()["discard"] == ["flamethrower-1"]
-    assert [m.key for m in step.announcements] == ["charger.inserted", "joker.gained"]
+    assert [m.key for m in step.announcements] == ["charger.replaced", "joker.gained"]
+    # issue 39: a card put into an empty slot said "(replacing —)"
+    assert render(step.announcements[0], "en", GAME, table.state) == (
+        "Crossbow BAM! goes into the charger of Ana with 2 ammo up, replacing Flamethrower HIT!.")
+    opening = GAME.setup({k: v for k, v in setup_event().items()
+                          if k not in ("type", "game")}).state
+    said = act(opening, "charger", hero="blind", card="flamethrower-1").announcements[0]
+    assert render(said, "fr", GAME, opening) == (
+        "Lance-flammes HIT! entre dans le Chargeur d'Ana avec 2 Munitions.")
     for n in (3, 4, 5):
         play(table, END, *idle("echo", n), *idle("ace", n), ammo(f"flamethrower-{n}", "right"))
     assert player(table, "blind")["jokers"] == 3
@@ -122,7 +132,8 @@ def test_an_empty_pile_leaves_a_permanent_breach(table):
     state = act(step.state, "play", card="crossbow-6",
                 **{"as": "weapon", "ammo": ["echo.left"]}).state
     state = act(state, "kill", monster="spider", weapons=["crossbow-6"]).state
-    assert GAME.view(state)["players"][1]["monsters"] == [{"card": "spider", "points": 3}]
+    assert GAME.view(state)["players"][1]["monsters"] == [
+        {"card": "spider", "name": {"fr": "Araignée", "en": "Spider"}, "points": 3}]
 
 
 def test_the_level_1_swap_with_ones_own_charger_gives_a_joker(table):

@@ -1,16 +1,18 @@
-"""Taps per turn on the host's phone alone, each game played from the page, turn by turn.
+"""Taps and keys per turn on the phones, each game played from the page, turn by turn.
 
 Starts `companion run --simulate` on the loopback with a fresh data directory per game and
-drives the page in Debian's chromium (Playwright) at 390 × 844, as the host would with no
-camera and no card reader: the simulated table's Draw and Roll buttons stand for the card and
-the dice (one tap, as a card swiped or a roll under the camera), every other step is a tap on
-the page. Each tap is counted; a choice from a list counts two (open it, pick); typing an id or
-a name is counted apart, as keystrokes. The game is set up over the API (once per game, not a
-turn). Printed per scripted turn: taps, of them the simulated table's Roll and Draw ("sensor":
-with a camera and a card reader the phone is not touched for them), keystrokes, the seconds the
-script took, and the target
-(issue 17: a routine Last Bastion turn ≤ 6, teaching a monster ≤ 8, any other game's turn ≤ 8).
-``TAPS_TRACE=1`` prints each tap's selector.
+seed, and drives the page in Debian's chromium (Playwright) at 360 × 740, as the host would with
+no camera and no card reader: the simulated table's Draw and Roll buttons stand for the card and
+the dice (one tap, as a card swiped or a roll under the camera, counted apart as "sensor" and
+left out of the targets), every other step is a tap on the page. Each tap is counted; a choice
+from a list counts two (open it, pick); a text typed counts its characters as keys. The game is
+set up over the API (not a turn). Each game is played with ``--seeds`` seeds of the simulated
+table (default 10), so each kind of turn is played at least ten times; printed per game and
+kind of turn: how many were played, taps and keys, median and maximum, and the target
+(issue 39: a routine turn of any game ≤ 6 taps and 0 keys, a known card played in Last Heroes
+≤ 4, an Attack on Titan round ≤ 8 on the table's phone and ≤ 3 on the Titan's; issue 17:
+teaching a Last Bastion monster ≤ 8). ``--turns`` prints every turn too; ``TAPS_TRACE=1``
+prints each tap's selector.
 
 Last Bastion (Gary with Teagaan on the South board, Normal mode):
 - teach: an unknown monster is drawn; the host teaches it on the spot ("Not in the list? Teach
@@ -25,22 +27,24 @@ Last Bastion (Gary with Teagaan on the South board, Normal mode):
 Runemasters (Kulak and Kyreas, Novice; the monsters' weak points taught with the set-up): a
 guardian's turn: the Event card at a round's start, the monster that appears, the four runes,
 each die that hits the monster in contact (one tap each), End the turn.
-Last Heroes (the demo, examples/last-heroes-demo.jsonl; chargers loaded with the set-up): the
-card played (its id typed, "as" and the ammo slot as chips), a monster killed, End the turn.
-Attack on Titan (the demo's three heroes and the Titan's commits): a round, the game's turn:
-the two Action cards (ids typed; from round 2 they also end step 6), the heroes' dice thrown
-together (one Roll: the camera tells each hero's dice by their colour), the end of step 2 (the
-Titan uses no ability), the given-back dice rerolled together (which says the Titan gave them
-back), each Action card the heroes could counter resolved with nothing paid (one they
-cannot applies by itself), until the heroes' step 6.
+Last Heroes (the demo's box: its cards taught, its chargers loaded with the set-up): a weapon
+card of a type the charger holds ammo for loaded from the pickers (its face, "Load it", the ammo
+that pays), else a card into the charger as ammo; a monster the loaded weapons kill killed; End
+the turn ("known card played" counts the play alone).
+Attack on Titan (three heroes, the Basic Titan's untaught cards taught): a round, the game's
+turn, on two phones, as tests/web/test_aot_round_taps.py plays it: the Titan commits its two
+Action cards and uses its first ability on its own phone; the table rolls (the camera), counters
+or suffers each card, moves and shoots once and ends the round.
 
-    .venv/bin/python benchmarks/taps.py [GAME ...]
+    .venv/bin/python benchmarks/taps.py [GAME ...] [--seeds N] [--turns]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -53,9 +57,15 @@ from pathlib import Path
 import playwright.sync_api as pw
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests" / "helpers"), str(ROOT / "tests" / "games" / "runemasters")]
+sys.path[:0] = [str(ROOT), *(str(ROOT / "tests" / part) for part in
+                             ("helpers", "games/runemasters", "web"))]
+"""The project first (benchmarks/web.py is not the web package), then the tests' helpers."""
 from demos import demo  # noqa: E402
 from runemasters_helpers import TAUGHT  # noqa: E402  (the tests' made-up weak points)
+from test_aot_round_taps import SETUP as AOT_SETUP  # noqa: E402
+from test_aot_round_taps import TAUGHT as AOT_TAUGHT  # noqa: E402
+from test_aot_round_taps import Phone as RoundPhone  # noqa: E402
+from test_aot_round_taps import play_round  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -66,14 +76,20 @@ SETUP = {"type": "setup", "game": "last-bastion", "mode": "normal",
          "players": [{"name": "Gary", "hero": "teagaan", "side": "S"}],
          "tiles": [["market", "tomb", "inn"], ["trebuchet", "fountain", "quarry"],
                    ["standard", "tower", "dispensary"]], "first": "S"}
-TARGETS = {"fight": 6, "move+fight": 6, "end": 6, "neutral": 6, "teach": 8}
+TARGETS = {"last-heroes: known card played": 4, "aot-last-stand: round": 8,
+           "aot-last-stand: round, the Titan's phone": 3, "last-bastion: teach": 8}
+"""Issue 39: every game's routine turn in at most 6 taps and no key (the simulated table's rolls
+and draws not counted), a known card played in Last Heroes in at most 4, an Attack on Titan round
+in at most 8 on the table's phone and 3 on the Titan's; issue 17: teaching a monster in at most
+8."""
 TURNS = 6
+SEEDS = 10
+PHONE = {"width": 360, "height": 740}
 SENSORS = ("button[data-act=roll]", "button[data-act=draw]")
 """The simulated table's buttons: each stands for a roll under the camera or a card swiped,
 counted as a tap and also apart (with a camera and a card reader the phone is not touched)."""
-OTHERS = 8
-"""Issue 17: a routine Last Bastion turn in at most 6 taps, teaching a monster in at most 8;
-each other game's routine turn in at most 8."""
+OTHERS = 6
+"""Any other turn: a routine turn."""
 RM_SETUP = {"type": "setup", "game": "runemasters", "difficulty": "novice",
             "guardians": [{"guardian": "kulak", "path": "blue", "player": "Ann"},
                           {"guardian": "kyreas", "path": "red", "player": "Ben"}],
@@ -125,6 +141,15 @@ class Phone:
         """Where the counts stand now, to count a turn from."""
         return self.taps, self.keys, self.sensed, time.perf_counter()
 
+    def since(self, start: tuple[int, int, int, float]) -> tuple[int, int, int, float]:
+        """Taps, of them the simulated table's, keys and seconds since ``start`` (a mark)."""
+        return (self.taps - start[0], self.sensed - start[2], self.keys - start[1],
+                time.perf_counter() - start[3])
+
+    def view(self) -> dict:
+        """The table's view, once the page has sent everything a tap made it send."""
+        return self.page.evaluate("app.busy.then(() => app.pic.view)")
+
     def turn(self) -> int:
         """The turn as the game numbers it (a neutral board's turn is one)."""
         return self.page.evaluate("app.pic.view.turn")
@@ -134,11 +159,11 @@ class Phone:
         return self.page.evaluate("app.busy.then(() => app.pic.view.expects)")
 
 
-def start_server(data: Path) -> tuple[subprocess.Popen, str, str]:
+def start_server(data: Path, seed: int) -> tuple[subprocess.Popen, str, str]:
     config = data.parent / "silent.toml"
     config.write_text('[speech]\nbackend = "silent"\n')
     process = subprocess.Popen(
-        [sys.executable, "-m", "companion", "run", "--simulate", "--seed", "4", "--host",
+        [sys.executable, "-m", "companion", "run", "--simulate", "--seed", str(seed), "--host",
          "127.0.0.1", "--port", "0", "--data-dir", str(data)], cwd=ROOT,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1", "COMPANION_CONFIG": str(config)})
@@ -148,9 +173,9 @@ def start_server(data: Path) -> tuple[subprocess.Popen, str, str]:
     return process, url, line.split("setup code ")[1][:6]
 
 
-def api(url: str, code: str) -> callable:
-    """A logged-in HTTP host (first run: chooses the PIN with the setup code) that submits
-    events."""
+def api(url: str, code: str) -> Callable[[str, dict], dict]:
+    """A logged-in HTTP host (first run: chooses the PIN with the setup code): posts a body to
+    a path of the API and returns the answer."""
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
     csrf = {"token": ""}
 
@@ -163,7 +188,7 @@ def api(url: str, code: str) -> callable:
 
     post("api/pin", {"pin": PIN, "code": code})
     csrf["token"] = post("api/login", {"pin": PIN})["csrf"]
-    return lambda event: post("api/events", {"event": event})
+    return post
 
 
 def place(phone: Phone) -> None:
@@ -245,20 +270,20 @@ def fight_and_end(phone: Phone) -> str:
     return kind
 
 
-def neutral_turns(phone: Phone, record) -> None:
+def neutral_turns(phone: Phone, record: Record) -> None:
     while phone.page.evaluate("app.pic.view.neutral && app.pic.view.status === 'playing'"):
         start = phone.mark()
         place(phone)
-        record("neutral", start)
+        record("neutral", *phone.since(start))
 
 
-def last_bastion(phone: Phone, record: Callable[[str, tuple], None]) -> None:
+def last_bastion(phone: Phone, record: Record, table: Table) -> None:
     """Teach a monster at its draw, then play hero turns and the neutral boards' turns."""
     start = phone.mark()
     teach(phone)
-    record("teach", start)
+    record("teach", *phone.since(start))
     start = phone.mark()
-    record(fight_and_end(phone) + " (after teaching)", start)
+    record(fight_and_end(phone) + " (after teaching)", *phone.since(start))
     for _ in range(TURNS):
         neutral_turns(phone, record)
         if phone.page.evaluate("app.pic.view.status") != "playing":
@@ -269,10 +294,10 @@ def last_bastion(phone: Phone, record: Callable[[str, tuple], None]) -> None:
                  if n != 1]
         extra += [f"{n} question{'s' if n > 1 else ''}" for n in [phone.questions - questions]
                   if n]
-        record(kind + (f" ({', '.join(extra)})" if extra else ""), start)
+        record(kind + (f" ({', '.join(extra)})" if extra else ""), *phone.since(start))
 
 
-def runemasters(phone: Phone, record: Callable[[str, tuple], None]) -> None:
+def runemasters(phone: Phone, record: Record, table: Table) -> None:
     """The three monsters of the set-up drawn (not a turn), then guardians' turns: the monster
     that appears (Draw), the four runes (Roll), each die that hits the monster in contact
     tapped once, End the turn. The Elder's Event card at a round's start counts in the turn."""
@@ -291,130 +316,183 @@ def runemasters(phone: Phone, record: Callable[[str, tuple], None]) -> None:
             phone.tap(f"button[data-act=tap][data-index='{hit}']")
             hits += 1
         phone.tap("button[data-act=event][data-event=end_turn]")
-        record(f"guardian, {hits} hit{'s' if hits != 1 else ''}", start)
+        record(f"guardian, {hits} hit{'s' if hits != 1 else ''}", *phone.since(start))
 
 
-def fill(phone: Phone, event: dict) -> None:
-    """Send ``event`` from the game's generated host controls, as the host would: its button
-    when it has no fields, else its form (unfolded if folded), a chip tapped (unless already
-    chosen), a choice from a list picked (two taps: open the list, pick), each chip of a multiple
-    choice tapped, a text typed, then Send."""
-    kind = event["type"]
-    bare = f"button[data-act=event][data-event={kind}]"
-    if phone.page.locator(bare).count():
-        phone.tap(bare)
-        return
-    form = f"form[data-form=event][data-event={kind}]"
-    if not phone.page.locator(form).is_visible():
-        phone.tap(f"details[data-details=event-{kind}] > summary", sends=False)
-    for field, value in event.items():
-        where = phone.page.locator(f"{form} [name='{field}']")
-        chip = f"{form} label.pick:has(input[name='{field}'][value='%s'])"
-        if field == "type":
-            continue
-        if isinstance(value, list):
-            for item in value:
-                phone.tap(chip % item, sends=False)
-        elif where.first.get_attribute("type") == "radio":
-            if not phone.page.locator(chip % value + " input").is_checked():
-                phone.tap(chip % value, sends=False)
-        elif where.first.evaluate("(e) => e.tagName") == "SELECT":
-            if where.first.input_value() != str(value):
-                where.first.select_option(str(value))
-                phone.taps += 2
-        else:
-            phone.type(f"{form} [name='{field}']", str(value))
-    phone.tap(f"{form} button")
+LH_CHIP = "#host button[data-act=lh][data-k={}]"
+LH_SEND = "#host button[data-act=lh-send]"
 
 
-def last_heroes(phone: Phone, record: Callable[[str, tuple], None]) -> None:
-    """The demo's turns played from the page (the chargers were loaded over the API with the
-    set-up): the card played (its id typed), a monster killed, End the turn."""
-    turn, start = [], phone.mark()
-    for event in demo("last-heroes")[LH_OPENING:]:
-        fill(phone, event)
-        turn.append(event["type"])
-        if event["type"] == "end_turn":
-            record(" + ".join(turn), start)
-            turn, start = [], phone.mark()
+def lh_pick(phone: Phone, key: str, value: str | None = None) -> None:
+    """One of Last Heroes' picker chips: the first of ``key``, or the one of that value."""
+    phone.tap(LH_CHIP.format(key) + ("" if value is None else f"[data-v='{value}']"),
+              sends=False)
 
 
-def attack_on_titan(phone: Phone, record: Callable[[str, tuple], None]) -> None:
-    """Rounds played from the page, as the demo's Titan commits its cards (the two Action cards
-    typed by id; the next round's end the heroes' step 6): the heroes' dice (Roll, standing
-    for the camera), the heroes satisfied, the given-back dice rerolled, each Action card the
-    heroes could counter resolved with nothing paid, until step 6. A round is the game's turn
-    («Déroulement de la partie»)."""
-    commits = [e for e in demo("aot-last-stand") if e["type"] == "commit"]
-    for commit in commits:
+def lh_complete(phone: Phone) -> None:
+    """Tap the first chip of each group still asked (an untaught cost or ammo, a charger slot,
+    the weapons that pay) until the play can be sent, then send it."""
+    for key in ("slot", "sources", "cost", "ammo", "light", "dark", "weapons"):
+        if phone.page.locator(f"{LH_SEND}:not([disabled])").count():
+            break
+        chips = phone.page.locator(LH_CHIP.format(key))
+        if chips.count() and not phone.page.locator(
+                LH_CHIP.format(key) + "[aria-pressed=true]").count():
+            lh_pick(phone, key)
+    phone.tap(LH_SEND)
+
+
+def last_heroes(phone: Phone, record: Record, table: Table) -> None:
+    """The demo's box (its cards taught, its chargers loaded with the set-up), turns played
+    from the page's pickers: a weapon card of a type the charger holds ammo for is loaded (its
+    face, "Load it", the ammo that pays), else a card goes into the charger as ammo; a monster
+    the loaded weapons kill is killed; End the turn. The simulated table draws the charger cards
+    and the monsters that fill the voids (sensors)."""
+    for _ in range(TURNS):
+        while phone.page.evaluate("app.pic.view.phase") in ("charger", "refill"):
+            phone.tap("button[data-act=draw]")
         if phone.page.evaluate("app.pic.view.status") != "playing":
             break
-        start = phone.mark()
-        fill(phone, commit)
-        while phone.page.evaluate("app.pic.view.step") not in (1, 6) and \
-                phone.page.evaluate("app.pic.view.status") == "playing":
-            expects = phone.expects()
-            if any((t.get("blank") or {}).get("kind") == "dice" for t in expects["templates"]):
-                phone.tap("button[data-act=roll]")
-            elif "resolve" in expects["events"]:
-                fill(phone, {"type": "resolve"})
-            elif "next" in expects["events"]:
-                fill(phone, {"type": "next"})
-            else:
-                raise RuntimeError(f"the script does not know {expects}")
-        record("round", start)
+        start, view = phone.mark(), phone.view()
+        loadable = {slot["type"] for p in view["players"] if p["hero"] == view["active"]
+                    for slot in p["charger"].values() if slot and slot["ammo"] > 0}
+        weapon = next((f for f in view["hand"] if f["type"] in loadable and
+                       f["cost"] is not None), None)
+        if weapon:
+            lh_pick(phone, "card", weapon["card"])
+            lh_pick(phone, "as", "weapon")
+        else:
+            lh_pick(phone, "card")
+            lh_pick(phone, "as", "ammo")
+        lh_complete(phone)
+        record("known card played" if weapon else "card into the charger", *phone.since(start))
+        if phone.view()["kills"]:
+            lh_pick(phone, "monster")
+            lh_complete(phone)
+        phone.tap("#host button[data-act=event][data-event=end_turn]")
+        record("turn", *phone.since(start))
+
+
+def attack_on_titan(phone: Phone, record: Record, table: Table) -> None:
+    """Rounds played on two phones as tests/web/test_aot_round_taps.py plays them (the Titan
+    commits its two Action cards and uses its first ability on its own phone; the table rolls,
+    counters or suffers each card, moves and shoots once, ends the round), each phone's taps
+    and keys counted apart. A round is the game's turn («Déroulement de la partie»)."""
+    host = RoundPhone(table.browser, table.url, "en")
+    log_in(host.page)
+    link = table.post("api/role/titan", {})["link"]
+    titan = RoundPhone(table.browser, table.url.rstrip("/") + link, "en")
+    for _ in range(TURNS):
+        if host.view()["status"] != "playing":
+            break
+        started, keys = time.perf_counter(), (host.keys(), titan.keys())
+        table_taps, titan_taps = play_round(host, titan)
+        seconds = time.perf_counter() - started
+        record("round", table_taps, 0, host.keys() - keys[0], seconds)
+        record("round, the Titan's phone", titan_taps, 0, titan.keys() - keys[1], seconds)
+
+
+Record = Callable[[str, int, int, int, float], None]
+"""Adds one turn's figures: its kind, taps (of them the simulated table's), keys, seconds."""
+
+
+class Table:
+    """The running companion a benchmark drives: its URL, the browser, and the host's API."""
+
+    def __init__(self, url: str, browser: pw.Browser, post: Callable[[str, dict], dict]) -> None:
+        self.url, self.browser, self.post = url, browser, post
 
 
 GAMES = {"last-bastion": ([SETUP], last_bastion), "runemasters": ([RM_SETUP], runemasters),
          "last-heroes": (demo("last-heroes")[:LH_OPENING], last_heroes),
-         "aot-last-stand": (demo("aot-last-stand")[:3], attack_on_titan)}
+         "aot-last-stand": ([AOT_SETUP, *AOT_TAUGHT], attack_on_titan)}
 
 
-def play(game: str, results: list[tuple[str, int, int, int, float]]) -> None:
-    """One server, the game set up over the API, the host's phone logged in; the game's
-    scripted turns, each turn's taps (and of them the simulated table's), keystrokes and seconds
-    added to ``results``."""
+def log_in(page: pw.Page) -> None:
+    """The host logs in from the page with the PIN the API chose."""
+    page.wait_for_selector("#conn[data-version]")
+    page.click("#host-toggle")
+    page.fill("input[name=pin]", PIN)
+    page.locator("form[data-form=login] button").click()
+    page.wait_for_selector("button[data-act=undo], #host")
+
+
+def play(game: str, seed: int, results: list[tuple[str, int, int, int, float]]) -> None:
+    """One server whose simulated table draws and rolls with ``seed``, the game set up over the
+    API, the host's phone logged in; the game's scripted turns, each turn's taps (and of them
+    the simulated table's), keys and seconds added to ``results``."""
     setup, driver = GAMES[game]
     with tempfile.TemporaryDirectory() as tmp:
-        process, url, code = start_server(Path(tmp) / "data")
+        process, url, code = start_server(Path(tmp) / "data", seed)
         try:
-            send = api(url, code)
+            post = api(url, code)
             for event in setup:
-                send(event)
+                post("api/events", {"event": event})
             with pw.sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+                page = browser.new_context(viewport=PHONE).new_page()
                 page.goto(url)
                 phone = Phone(page)
                 phone.until("app.pinSet !== null && app.version >= 1", 15)
-                page.click("#host-toggle")
-                page.fill("input[name=pin]", PIN)
-                page.locator("form[data-form=login] button").click()
-                page.wait_for_selector("button[data-act=undo]")
+                log_in(page)
 
-                def record(name: str, start: tuple[int, int, int, float]) -> None:
-                    results.append((f"{game}: {name}", phone.taps - start[0],
-                                    phone.sensed - start[2], phone.keys - start[1],
-                                    time.perf_counter() - start[3]))
+                def record(kind: str, taps: int, sensed: int, keys: int, seconds: float) -> None:
+                    results.append((f"{game}: {kind}", taps, sensed, keys, seconds))
 
-                driver(phone, record)
+                driver(phone, record, Table(url, browser, post))
                 browser.close()
         finally:
             process.terminate()
             process.communicate(timeout=10)
 
 
+def kind_of(name: str) -> str:
+    """A turn's kind without its details: "fight (2 cards drawn)" is a fight."""
+    return name.split(" (")[0]
+
+
+def summary(results: list[tuple[str, int, int, int, float]]) -> list[str]:
+    """Per game and kind of turn: how many, the taps on the phone (the simulated table's rolls
+    and draws not counted) and the keys, median and maximum, against the target."""
+    groups: dict[str, list[tuple[int, int]]] = {}
+    for name, taps, sensed, keys, _ in results:
+        groups.setdefault(kind_of(name), []).append((taps - sensed, keys))
+    lines = [f"{'game: turn':<46} {'n':>3} {'taps med/max':>13} {'keys med/max':>13}  target"]
+    for name, rows in groups.items():
+        taps, keys = [r[0] for r in rows], [r[1] for r in rows]
+        target = TARGETS.get(name, OTHERS)
+        lines.append(f"{name:<46} {len(rows):>3} {statistics.median(taps):>6g}/{max(taps):<6} "
+                     f"{statistics.median(keys):>6g}/{max(keys):<6}  ≤ {target} taps, 0 keys")
+    return lines
+
+
 def main() -> int:
-    games = sys.argv[1:] or list(GAMES)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("games", nargs="*", help=f"of {', '.join(GAMES)} (default: all four)")
+    parser.add_argument("--seeds", type=int, default=SEEDS,
+                        help=f"games played per game, each with its own seed (default {SEEDS})")
+    parser.add_argument("--turns", action="store_true", help="print every turn, not only the "
+                        "summary")
+    options = parser.parse_args()
+    unknown = sorted(set(options.games) - set(GAMES))
+    if unknown:
+        parser.error(f"unknown game {', '.join(unknown)}; the games: {', '.join(GAMES)}")
     results: list[tuple[str, int, int, int, float]] = []
-    for game in games:
-        play(game, results)
-    print(f"{'turn':<50} {'taps':>5} {'sensor':>6} {'keys':>5} {'seconds':>8}  target")
-    for name, taps, sensed, keys, seconds in results:
-        game, turn = name.split(": ", 1)
-        target = TARGETS.get(turn.split(" ")[0]) if game == "last-bastion" else OTHERS
-        print(f"{name:<50} {taps:>5} {sensed:>6} {keys:>5} {seconds:>8.2f}  ≤ {target}")
-    return 0
+    stopped = []  # a game the script could not finish: what stopped it
+    for game in options.games or list(GAMES):
+        for seed in range(1, options.seeds + 1):
+            try:
+                play(game, seed, results)
+            except (AssertionError, RuntimeError) as error:
+                stopped.append(f"{game}, seed {seed}: {str(error)[:300]}")
+    if options.turns:
+        print(f"{'turn':<50} {'taps':>5} {'sensor':>6} {'keys':>5} {'seconds':>8}")
+        for name, taps, sensed, keys, seconds in results:
+            print(f"{name:<50} {taps:>5} {sensed:>6} {keys:>5} {seconds:>8.2f}")
+    print("\n".join(summary(results)))
+    for line in stopped:
+        print("stopped:", line)
+    return 1 if stopped else 0
 
 
 if __name__ == "__main__":

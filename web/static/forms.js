@@ -52,7 +52,9 @@ const Controls = (() => {
     const type = spec.kind === "number" ? `type="number" min="${spec.min ?? 0}" ` +
       `max="${spec.max ?? 99}"` : 'type="text"';
     const list = values.length ? ` list="list-${spec.name}"` : "";
-    const hint = spec.placeholder ? ` placeholder="${esc(spec.placeholder)}"` : "";
+    const placeholder = typeof spec.placeholder === "function" ? spec.placeholder()
+      : spec.placeholder;  // a function: in the page's language at each drawing
+    const hint = placeholder ? ` placeholder="${esc(placeholder)}"` : "";
     return `<label>${head}<input ${type} name="${spec.name}"${list}${hint}` +
       `${value === undefined ? "" : ` value="${esc(value)}"`}${spec.optional ? "" : " required"}>` +
       (list ? `<datalist id="list-${spec.name}">${values.map((v) => `<option value="${esc(v)}">` +

@@ -18,6 +18,7 @@ FAMILIES = {
     "prompt.choose_": ("lose", "grip", "ungrip", "heal", "order"),
     "config.expect.": ("pin", "choice", "bool", "number", "whole", "text"),
     "counter.how.": ("dodge", "dodge_mixed", "dodge_ground"),
+    "where.": ("charger", "discard", "hand", "loaded"),
 }
 
 

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from aot_helpers import new_session, refused
+from aot_helpers import NEXT, commit, new_session, refused, rolls, setup_event
 from oldjournal import record as record_today
 from oldjournal import record_first_format
 
@@ -102,3 +102,57 @@ def test_a_resolve_of_todays_format_is_not_dropped(tmp_path):
     with pytest.raises(StoreError) as error:
         new_session(tmp_path)
     assert error.value.params["event"] == "resolve"
+
+
+def step_4(eren: list[str]) -> list[dict]:
+    """A format-1 round up to step 4: Frenzy face up, Stomp down, Eren's Titan faces given
+    back (the other heroes roll none)."""
+    return [setup_event(), commit("frenesie", "pietinement"),
+            *rolls(eren=eren, mikasa=["dodge", "move", "move", "cannon", "combat"],
+                   armin=["move", "cannon", "dodge", "combat", "move"]), NEXT, NEXT]
+
+
+def test_the_next_after_the_last_reroll_ended_step_4_then(tmp_path):
+    """Format 1 stayed in step 4 after the last given-back die was rerolled, until a ``next``
+    («une dernière chance de relancer les dés récupérés»); the round now goes on by itself (both
+    cards, nobody able to counter them, applied) to step 6, where that ``next`` is dropped
+    instead of ending step 6 (tests/compat/format-1/aot-last-stand-reroll.jsonl)."""
+    events = [*step_4(["dodge", "combat", "cannon", "titan", "tactic"]),
+              {"type": "reroll", "hero": "eren", "faces": ["tactic"]}, NEXT,
+              {"type": "resolve"}, {"type": "resolve"}]
+    record(tmp_path / "data", events)
+    session = new_session(tmp_path)
+    try:
+        assert (session.state["round"], session.state["step"]) == (1, 6)
+        assert [f.event.type for f in session.history()][-1] == "reroll"
+        session.submit({"type": "move", "hero": "armin", "to": 0})  # step 6 goes on
+    finally:
+        session.close()
+
+
+def test_a_next_with_dice_left_to_reroll_still_ends_step_4(tmp_path):
+    """Eren rerolls one of his two given-back dice: step 4 waits, and the old ``next`` ends it
+    then as now."""
+    events = [*step_4(["dodge", "titan", "cannon", "titan", "tactic"]),
+              {"type": "reroll", "hero": "eren", "faces": ["tactic"]}, NEXT]
+    record(tmp_path / "data", events)
+    session = new_session(tmp_path)
+    try:
+        assert [f.event.type for f in session.history()][-2:] == ["reroll", "next"]
+        assert session.state["round"] == 1 and session.state["step"] > 4
+    finally:
+        session.close()
+
+
+def test_an_undone_last_reroll_leaves_the_next_its_step(tmp_path):
+    """The note of the last reroll is taken back with it: undone with the ``next`` that ended
+    step 3, the table is in step 3 again, and its ``next`` gives the dice back (step 4)."""
+    events = [*step_4(["dodge", "combat", "cannon", "titan", "tactic"]),
+              {"type": "reroll", "hero": "eren", "faces": ["tactic"]},
+              {"type": "undo", "steps": 2}, NEXT]
+    record(tmp_path / "data", events)
+    session = new_session(tmp_path)
+    try:
+        assert (session.state["round"], session.state["step"]) == (1, 4)
+    finally:
+        session.close()

@@ -149,7 +149,9 @@ def test_a_fresh_box_loading_a_weapon_and_a_kill(browser, server, lang):  # noqa
     phone.send()
     phone.end()
     assert (phone.taps, phone.keys) == (6, 0)
-    assert not phone.page.locator("#host input[type=text]").count()
+    # no typed field but a new card's printed name, where the teach form asks it (issue 39: free
+    # text only for a card's printed name and text)
+    assert not phone.page.locator("#host input[type=text]:not([data-form^=teach] *)").count()
     words(phone, lang)
     assert not phone.page.errors
 

@@ -226,7 +226,14 @@ def _write_taught(name: str, taught: dict[str, list[list[float]]], data_dir: Pat
     disk when this returns: the owner is told "learned" only once it is."""
     path = taught_path(name, data_dir)
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps({"profile": name, "features": version(), "examples": taught}, indent=1)
+    write_atomic(path, json.dumps({"profile": name, "features": version(), "examples": taught},
+                                  indent=1))
+    return path
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` in one step (a crash leaves the old or the new), on disk
+    with its folder when this returns: what the owner taught is acknowledged only then."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
@@ -238,7 +245,6 @@ def _write_taught(name: str, taught: dict[str, list[list[float]]], data_dir: Pat
         Path(tmp).unlink(missing_ok=True)
         raise
     _sync(path.parent)
-    return path
 
 
 def _sync(folder: Path) -> None:

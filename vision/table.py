@@ -29,10 +29,8 @@ examples confirm (``benchmarks/vision.py --adapt``, docs/vision.md "Learning the
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import shutil
-import tempfile
 import time
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -45,7 +43,7 @@ from .detect import die_pixels
 from .evaluate import match
 from .features import describe, version
 from .net import FAINT, DiceNets
-from .profile import Profile, ProfileError, load_profile
+from .profile import Profile, ProfileError, load_profile, write_atomic
 from .roll import Box, Die, Roll
 
 NEAR = 8.0  # feature units within which an example can name a die's face ...
@@ -344,14 +342,5 @@ def _write(path: Path, profile: str, examples: list[Example]) -> None:
                                      "camera": e.camera,
                                      "vector": None if e.vector is None else list(e.vector),
                                      "added": e.added} for e in examples]})
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, text)
 

@@ -20,6 +20,7 @@ from .status import last_tag
 from .table import Table
 
 if TYPE_CHECKING:
+    from .rolls import TableRolls
     from .teaching import DiceTeacher
 
 
@@ -31,6 +32,7 @@ class HardwareBox:
         self.settings = settings
         self.table = table
         self._teacher: DiceTeacher | None = None
+        self._rolls: TableRolls | None = None
 
     @property
     def running(self) -> bool:
@@ -126,3 +128,51 @@ class HardwareBox:
     def dice_example(self, profile: str, face: str, index: int) -> bytes | None:
         """A cut-out (JPEG) kept of a taught face, newest first, or None."""
         return self.teacher.example(profile, face, index)
+
+    @property
+    def rolls(self) -> TableRolls:
+        """The dice screen's rolls and the table's examples (OpenCV is loaded on first use)."""
+        if self._rolls is None:
+            from .rolls import TableRolls
+
+            self._rolls = TableRolls(self.session.data_dir)
+        return self._rolls
+
+    def roll_profiles(self) -> list[str]:
+        """Every installed die profile, pips included: any can be read and confirmed."""
+        import vision
+
+        return vision.list_profiles()
+
+    def read_dice_roll(self, profile: str) -> dict[str, Any] | None:
+        """Read the camera's last frame for ``profile`` with the table's examples (None: no
+        camera or no frame yet)."""
+        tap = self.table.camera if self.table is not None else None
+        last = tap.last() if tap is not None else None
+        return None if last is None else self.rolls.read(last[1], profile, tap.name)
+
+    def dice_roll(self, roll: str) -> dict[str, Any] | None:
+        """The roll ``roll`` as :meth:`read_dice_roll` gave it (None: unknown, expired or kept)."""
+        kept = self.rolls.roll(roll)
+        return None if kept is None else kept.to_json(roll)
+
+    def dice_roll_frame(self, roll: str) -> bytes | None:
+        """The frame (JPEG) of roll ``roll``, or None."""
+        return self.rolls.frame(roll)
+
+    def confirm_dice_roll(self, roll: str, dice: list[tuple[tuple[int, int, int, int], str]]
+                          ) -> dict[str, int] | None:
+        """Keep the dice of ``roll`` as the host gave them as examples of this table."""
+        return self.rolls.confirm(roll, dice)
+
+    def table_examples(self, profile: str) -> list[dict[str, Any]]:
+        """The table's examples of ``profile``, newest first."""
+        return self.rolls.examples(profile)
+
+    def table_cut_out(self, profile: str, example: str) -> bytes | None:
+        """The cut-out (JPEG) of one of the table's examples, or None."""
+        return self.rolls.cut_out(profile, example)
+
+    def forget_table(self, profile: str, example: str | None) -> int:
+        """Forget one of the table's examples of ``profile`` (every one when None)."""
+        return self.rolls.forget(profile, example)

@@ -72,6 +72,37 @@ class Box(Protocol):
     def dice_example(self, profile: str, face: str, index: int) -> bytes | None:
         """The ``index``-th cut-out kept of a taught face, newest first, as a JPEG, or None."""
 
+    def roll_profiles(self) -> list[str]:
+        """The die profiles a roll can be read and confirmed for (pips included)."""
+
+    def read_dice_roll(self, profile: str) -> dict[str, Any] | None:
+        """Read what the camera sees for ``profile`` with the table's examples and keep it:
+        ``roll`` (its id), ``profile``, ``faces``, ``width``, ``height``, ``notes`` and ``dice``
+        (each ``index``, ``box``, ``face``, ``confidence``, ``uncertain``); None: no frame."""
+
+    def dice_roll(self, roll: str) -> dict[str, Any] | None:
+        """The roll ``roll`` as :meth:`read_dice_roll` gave it (None: unknown, expired or
+        already confirmed)."""
+
+    def dice_roll_frame(self, roll: str) -> bytes | None:
+        """The frame of roll ``roll`` as a JPEG (None: no such roll)."""
+
+    def confirm_dice_roll(self, roll: str, dice: list[tuple[tuple[int, int, int, int], str]]
+                          ) -> dict[str, int] | None:
+        """Keep the dice of ``roll`` as the host gave them (box, face) as examples of this
+        table; returns how many were ``added``, ``corrected`` and ``missed``, once on disk
+        (None: no such roll). The faces and boxes were checked against the roll."""
+
+    def table_examples(self, profile: str) -> list[dict[str, Any]]:
+        """The table's examples of ``profile``, newest first (``id``, ``face``, ``read``,
+        ``corrected``, ``camera``, ``added``)."""
+
+    def table_cut_out(self, profile: str, example: str) -> bytes | None:
+        """The cut-out (JPEG) of one of the table's examples, or None."""
+
+    def forget_table(self, profile: str, example: str | None) -> int:
+        """Forget one of the table's examples (None: every one of ``profile``); how many."""
+
 
 class NoBox:
     """The box of an app given none (tests, a page without a table): nothing runs."""
@@ -129,6 +160,39 @@ class NoBox:
     def dice_example(self, profile: str, face: str, index: int) -> bytes | None:
         """Nothing was taught."""
         return None
+
+    def roll_profiles(self) -> list[str]:
+        """No camera reads any."""
+        return []
+
+    def read_dice_roll(self, profile: str) -> dict[str, Any] | None:
+        """No camera."""
+        return None
+
+    def dice_roll(self, roll: str) -> dict[str, Any] | None:
+        """No roll was ever read."""
+        return None
+
+    def dice_roll_frame(self, roll: str) -> bytes | None:
+        """No roll was ever read."""
+        return None
+
+    def confirm_dice_roll(self, roll: str, dice: list[tuple[tuple[int, int, int, int], str]]
+                          ) -> dict[str, int] | None:
+        """No roll was ever read."""
+        return None
+
+    def table_examples(self, profile: str) -> list[dict[str, Any]]:
+        """No table without a box."""
+        return []
+
+    def table_cut_out(self, profile: str, example: str) -> bytes | None:
+        """No table without a box."""
+        return None
+
+    def forget_table(self, profile: str, example: str | None) -> int:
+        """No table without a box."""
+        return 0
 
 
 @dataclass

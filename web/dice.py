@@ -1,6 +1,9 @@
-"""Teaching the dice from the host page: a photo of the tray, the owner names each die found,
+"""The host's dice screen: teaching the dice (a photo of the tray, the owner names each die found,
 and exactly the dice named are learned; the faces taught, with a few of their cut-outs, and
-forgetting them.
+forgetting them), and reading a roll from the camera (the boxes, the faces read, the doubtful
+ones marked) that the host confirms or corrects die by die: the dice confirmed are kept as
+examples of this table, and given to the game when it waits for that roll; the table's examples
+listed and forgotten.
 
 Host only, like the camera view (the photos show the table and the room). The box does the
 work (:class:`web.context.Box`: ``take_dice_photo``, ``teach_dice``...): the web knows no camera
@@ -63,16 +66,21 @@ def _jpeg(data: bytes | None, key: str) -> Response:
 @bp.get("/api/dice")
 def profiles() -> Response:
     """The profiles the owner can teach for the game on the table (every installed one when the
-    game declares none; the one the game waits for first) and what each was taught."""
+    game declares none; the one the game waits for first) and what each was taught, and the
+    profiles a roll can be read for (``rolls``, in the same order)."""
     require_login()
     awaited = awaited_profile()
     found = current().box.dice_profiles()
+    rolls = current().box.roll_profiles()
     game = current().session.game
     game_dice = game.capabilities.dice if game is not None else ()
     if any(p["profile"] in game_dice for p in found):
         found = [p for p in found if p["profile"] in game_dice]
+    if any(name in game_dice for name in rolls):
+        rolls = [name for name in rolls if name in game_dice]
     found.sort(key=lambda p: p["profile"] != awaited)
-    return jsonify({"awaited": awaited, "profiles": found})
+    rolls = sorted(rolls, key=lambda name: name != awaited)
+    return jsonify({"awaited": awaited, "profiles": found, "rolls": rolls})
 
 
 @bp.post("/api/dice/photo")
@@ -166,3 +174,131 @@ def example() -> Response:
         raise ApiError(400, "request.bad_field", field="n", expected="a number")
     return _jpeg(current().box.dice_example(profile["profile"], face, int(index)),
                  "dice.no_example")
+
+
+def _roll_profile(name: Any) -> str:
+    """A die profile a roll can be read for (the awaited one, else ``d6``, when not given);
+    404 ``dice.unknown_profile`` for one not installed."""
+    if name is None:
+        return awaited_profile() or "d6"
+    if not isinstance(name, str) or not name:
+        raise ApiError(400, "request.bad_field", field="profile", expected="a die profile")
+    known = current().box.roll_profiles()
+    if name not in known:
+        raise ApiError(404, "dice.unknown_profile", profile=name, known=", ".join(known) or "-")
+    return name
+
+
+def _roll(roll_id: Any) -> dict[str, Any]:
+    """The roll ``roll_id``; 404 ``dice.no_roll`` when unknown, expired or already kept."""
+    if not isinstance(roll_id, str) or not roll_id:
+        raise ApiError(400, "request.bad_field", field="roll", expected="a roll id")
+    roll = current().box.dice_roll(roll_id)
+    if roll is None:
+        raise ApiError(404, "dice.no_roll")
+    return roll
+
+
+@bp.post("/api/dice/roll")
+def read_roll() -> Response:
+    """Read what the camera sees for a profile (``profile``; the awaited one when not given)
+    with this table's examples: the roll's id, the frame's size and each die's box, face and
+    doubt (the frame is at ``/api/dice/roll/<id>.jpg``)."""
+    require_host()
+    name = _roll_profile(read_json({"profile"}).get("profile"))
+    roll = current().box.read_dice_roll(name)
+    if roll is None:
+        raise ApiError(409, "dice.no_camera")
+    return jsonify(roll)
+
+
+@bp.get("/api/dice/roll/<roll>.jpg")
+def roll_frame(roll: str) -> Response:
+    """The frame a roll was read from, as a JPEG."""
+    require_login()
+    return _jpeg(current().box.dice_roll_frame(roll), "dice.no_roll")
+
+
+def _confirmed(body: dict[str, Any], roll: dict[str, Any]) -> list[tuple[tuple[int, ...], str]]:
+    """The dice the host confirmed, checked: ``{"box": [x0, y0, x1, y1], "face": face}`` each,
+    the box inside the frame and the face one of the profile's."""
+    dice = body["dice"]
+    if not isinstance(dice, list) or not dice:
+        raise ApiError(400, "dice.none_confirmed")
+    checked = []
+    for i, item in enumerate(dice):
+        field = f"dice[{i}]"
+        if not isinstance(item, dict) or set(item) != {"box", "face"}:
+            raise ApiError(400, "request.bad_field", field=field,
+                           expected='{"box": [x0, y0, x1, y1], "face": face}')
+        box, face = item["box"], item["face"]
+        if not (isinstance(box, list) and len(box) == 4
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in box)):
+            raise ApiError(400, "request.bad_field", field=f"{field}.box",
+                           expected="four whole numbers")
+        x0, y0, x1, y1 = box
+        if not (0 <= x0 < x1 <= roll["width"] and 0 <= y0 < y1 <= roll["height"]):
+            raise ApiError(422, "dice.bad_box", box=",".join(map(str, box)),
+                           width=roll["width"], height=roll["height"])
+        if face not in roll["faces"]:
+            raise ApiError(422, "dice.unknown_face", face=str(face), profile=roll["profile"],
+                           faces=", ".join(roll["faces"]))
+        checked.append((tuple(box), face))
+    return checked
+
+
+@bp.post("/api/dice/roll/confirm")
+def confirm_roll() -> Response:
+    """Confirm a roll as the host gave it (``dice``: ``{"box", "face"}`` each, corrections and
+    dice the reader missed included): when the game waits for a roll of that profile, the faces
+    are given to it first (a refused roll keeps nothing), then every die is kept as an example
+    of this table. Answers once on disk, with what was kept and whether the roll was given."""
+    require_host()
+    body = read_json({"roll", "dice"}, {"roll", "dice"})
+    roll = _roll(body["roll"])
+    dice = _confirmed(body, roll)
+    ctx = current()
+    template = ctx.session.expects().template("dice")
+    given = (template is not None and template.blank.profile == roll["profile"]
+             and template.blank.colour is None)
+    if given:  # a refusal (a RuleError) is answered by the app's handler, nothing kept
+        ctx.session.submit(template.fill(sorted(face for _, face in dice)), source="web")
+    kept = ctx.box.confirm_dice_roll(body["roll"], dice)
+    if kept is None:  # expired between the check and the keeping
+        raise ApiError(404, "dice.no_roll")
+    return jsonify({"profile": roll["profile"], "kept": kept, "given": given,
+                    "version": ctx.session.version})
+
+
+@bp.get("/api/dice/table")
+def table() -> Response:
+    """The table's examples of a profile (``profile``), newest first."""
+    require_login()
+    name = _roll_profile(request.args.get("profile"))
+    return jsonify({"profile": name, "examples": current().box.table_examples(name)})
+
+
+@bp.get("/api/dice/table/example.jpg")
+def table_cut_out() -> Response:
+    """The cut-out kept of one of the table's examples (``profile``, ``id``)."""
+    require_login()
+    name = _roll_profile(request.args.get("profile"))
+    return _jpeg(current().box.table_cut_out(name, request.args.get("id", "")),
+                 "dice.no_example")
+
+
+@bp.post("/api/dice/table/forget")
+def forget_table() -> Response:
+    """Forget one of the table's examples of a profile (``id``), or every one (no ``id``)."""
+    require_host()
+    body = read_json({"profile", "id"}, {"profile"})
+    name = _roll_profile(body["profile"])
+    example = body.get("id")
+    if "id" in body and not isinstance(example, str):  # a null id never means "every one"
+        raise ApiError(400, "request.bad_field", field="id", expected="an example id")
+    if example is not None and example not in {
+            e["id"] for e in current().box.table_examples(name)}:
+        raise ApiError(404, "dice.no_table_example", id=example, profile=name)
+    forgot = current().box.forget_table(name, example)
+    return jsonify({"profile": name, "forgot": forgot,
+                    "examples": current().box.table_examples(name)})

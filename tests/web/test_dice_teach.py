@@ -254,7 +254,7 @@ def test_without_a_camera_the_faces_are_listed_but_no_photo_is_taken(app, no_cam
 
 def test_a_page_without_a_box_offers_no_dice_to_teach(app):
     host = login(app)
-    assert host.client.get("/api/dice").json == {"awaited": None, "profiles": []}
+    assert host.client.get("/api/dice").json == {"awaited": None, "profiles": [], "rolls": []}
     assert host.post("/api/dice/photo", {"profile": COMBAT}).status_code == 404
 
 

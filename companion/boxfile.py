@@ -1,7 +1,7 @@
 """A box in one file: every definition an owner taught for one game (cards, tiles, heroes,
-boards, dice faces...) and the RFID tags that stand for its cards, to keep, to move to another
-companion, or to share with other owners of the same box (format: docs/cards.md, "A box in one
-file").
+boards, dice faces...), the RFID tags that stand for its cards and the table's dice examples
+(:mod:`companion.boxdice`), to keep, to move to another companion, or to share with other owners
+of the same box (format: docs/cards.md, "A box in one file").
 
 Importing checks the whole file before writing anything: each entry is validated by the game's
 own schemas and compared with what the owner already taught, and the report says, entry by
@@ -19,6 +19,8 @@ from typing import Any
 
 from companion.engine.tags import TagMap, canonical_uid
 
+from .boxdice import KIND as DICE
+from .boxdice import export_dice, import_dice
 from .engine import DefinitionStore, Game, Message, RuleError, find_game
 
 FORMAT = "table-companion/box"
@@ -33,7 +35,8 @@ def export_box(data_dir: Path, game: Game, tags: TagMap | None = None) -> dict[s
     return {"format": FORMAT, "version": VERSION, "game": game.id,
             "definitions": DefinitionStore(data_dir, game.id).load(),
             "tags": {uid: entry["card"] for uid, entry in tags.items()
-                     if entry.get("game") in (None, game.id)}}
+                     if entry.get("game") in (None, game.id)},
+            "dice": export_dice(data_dir, game.capabilities.dice)}
 
 
 @dataclass
@@ -87,7 +90,7 @@ def _header(box: Any) -> Game:
                         got=box.get("format") if isinstance(box, Mapping) else type(box).__name__)
     if box.get("version") != VERSION:
         raise RuleError("box.version", version=box.get("version"), known=VERSION)
-    for name, kind in (("definitions", Mapping), ("tags", Mapping)):
+    for name, kind in (("definitions", Mapping), ("tags", Mapping), ("dice", Mapping)):
         if not isinstance(box.get(name, {}), kind):
             raise RuleError("event.bad_field", field=name, expected="an object",
                             got=type(box.get(name)).__name__)
@@ -161,10 +164,13 @@ def import_box(data_dir: Path, box: Any, replace: bool = False,
         report.entries.append(entry)
         if tag is not None:
             enrolled.append(tag)
+    dice = import_dice(data_dir, box.get("dice", {}), game.capabilities.dice, replace)
+    report.entries += [Entry(DICE, item, outcome, reason) for item, outcome, reason in dice.entries]
     if report.blocked:
         return report
     if merged != owner:
         store.replace(merged)
+    dice.write(data_dir)
     for uid, card in enrolled:
         tags.enroll(uid, card, game.id)
     report.written = True

@@ -79,7 +79,7 @@ def profiles() -> Response:
     if any(name in game_dice for name in rolls):
         rolls = [name for name in rolls if name in game_dice]
     found.sort(key=lambda p: p["profile"] != awaited)
-    rolls = sorted(rolls, key=lambda name: name != awaited)
+    rolls = sorted(rolls, key=lambda name: (name != awaited, name != "d6"))
     return jsonify({"awaited": awaited, "profiles": found, "rolls": rolls})
 
 

@@ -1,12 +1,20 @@
-// "Teach the dice" in the host controls: pick a die profile, roll, take a photo; each die found
-// is shown cut out of the photo, and the host taps its face (or "Not a die"); Apply learns exactly
-// the dice named. Below, the faces taught for the profile, with a few of their cut-outs, Remove
-// (one face) and Reset (back to the shipped defaults), each confirmed on the page.
+// The host's dice screen, two parts of the host controls.
+// "Read a roll": pick a die profile (the awaited one first), read the tray; the camera's frame is
+// shown with a box round each die found and its face, the doubtful ones marked "?"; tapping a die
+// (on the frame or in the list below it) offers its faces (or "Not a die") to correct it; Confirm
+// keeps every die as an example of this table and gives the roll to the game when it waits for
+// it. Below, the table's examples, each with its cut-out, forgotten one by one or all at once.
+// "Teach the dice": pick a die profile, roll, take a photo; each die found is shown cut out of
+// the photo, and the host taps its face (or "Not a die"); Apply learns exactly the dice named.
+// Below, the faces taught for the profile, with a few of their cut-outs, Remove (one face) and
+// Reset (back to the shipped defaults), each confirmed on the page.
 "use strict";
 
 const Dice = (() => {
   const state = {open: false, data: null, loading: false, profile: null, photo: null,
-    names: {}, busy: false, confirm: null, said: ""};
+    names: {}, busy: false, confirm: null, said: "",
+    rollOpen: false, rollProfile: null, roll: null, fixes: {}, picked: null, table: null,
+    rollSaid: ""};
   let drawn = "";
 
   async function load() {
@@ -16,6 +24,158 @@ const Dice = (() => {
     state.loading = false;
     const names = state.data ? state.data.profiles.map((p) => p.profile) : [];
     if (!names.includes(state.profile)) state.profile = names[0] || null;
+    const rolls = state.data ? state.data.rolls : [];
+    if (!rolls.includes(state.rollProfile)) state.rollProfile = rolls[0] || null;
+    redraw();
+  }
+
+  // -- reading a roll --------------------------------------------------------------------------
+
+  async function loadTable() {
+    const name = state.rollProfile;
+    if (!name) return;
+    const response = await fetch(`/api/dice/table?profile=${encodeURIComponent(name)}`,
+      {cache: "no-store"});
+    if (response.ok && name === state.rollProfile) state.table = await response.json();
+    redraw();
+  }
+
+  /** The face the host gave die ``i`` (a correction), else the one read; "" for "Not a die". */
+  const faceOf = (die) => (die.index in state.fixes ? state.fixes[die.index] : die.face);
+  /** A doubtful die the host has not named yet. */
+  const unsure = (die) => die.uncertain && !(die.index in state.fixes);
+
+  function dieLabel(die) {
+    const face = faceOf(die);
+    if (face === "") return `${t("ui.dice_die", {n: die.index + 1})}: ${t("ui.dice_not_die")}`;
+    return t(unsure(die) ? "ui.dice_doubt" : "ui.dice_on_die",
+      {n: die.index + 1, face: name(face)});
+  }
+
+  /** The frame with a box round each die (tapped, it picks the die: the list below is the same
+   * control for keyboards and screen readers, so the boxes are hidden from them). */
+  function view(roll) {
+    const boxes = roll.dice.map((die) => {
+      const face = faceOf(die);
+      const classes = ["dice-box", unsure(die) ? "doubt" : "", face === "" ? "gone" : "",
+        die.index in state.fixes ? "fixed" : "", state.picked === die.index ? "picked" : ""];
+      return `<span class="${classes.filter(Boolean).join(" ")}" data-dice-act="pick" ` +
+        `data-value="${die.index}" data-box="${die.box.join(",")}" aria-hidden="true">` +
+        `${esc(face === "" ? "×" : name(face))}${unsure(die) ? "?" : ""}</span>`;
+    }).join("");
+    return `<div class="dice-view" data-size="${roll.width},${roll.height}">` +
+      `<img src="/api/dice/roll/${encodeURIComponent(roll.roll)}.jpg" alt="${esc(t(
+        "ui.dice_view", {count: roll.dice.length}))}">${boxes}</div>`;
+  }
+
+  function rolled(roll) {
+    if (!roll.dice.length) return `<p role="status">${esc(t("ui.dice_none_read"))}</p>`;
+    let html = view(roll) + `<ol class="dice-read">`;
+    for (const die of roll.dice) {
+      const label = t("ui.dice_face_of", {n: die.index + 1});
+      html += `<li>${chip("pick", die.index, dieLabel(die), state.picked === die.index,
+        unsure(die) ? ' class="doubt"' : "")}`;
+      if (state.picked === die.index) {
+        html += `<div class="row" role="group" aria-label="${esc(label)}">` +
+          roll.faces.map((f) => chip("fix", f, name(f), faceOf(die) === f,
+            ` data-die="${die.index}"`)).join("") +
+          chip("fix", "", t("ui.dice_not_die"), faceOf(die) === "", ` data-die="${die.index}"`) +
+          "</div>";
+      }
+      html += "</li>";
+    }
+    const doubts = roll.dice.filter(unsure).length;
+    const kept = roll.dice.some((die) => faceOf(die) !== "");
+    html += "</ol>";
+    if (doubts) html += `<p role="status">${esc(t("ui.dice_to_name", {count: doubts}))}</p>`;
+    return html + `<button type="button" class="strong" data-dice-act="keep"` +
+      `${!doubts && kept && !state.busy ? "" : " disabled"}>` +
+      `${esc(t("ui.dice_confirm_roll"))}</button>`;
+  }
+
+  /** The table's examples of the profile: cut-out, face, what the reader had read, Forget. */
+  function examples() {
+    let html = `<h3>${esc(t("ui.dice_table"))}</h3>`;
+    const table = state.table;
+    if (!table || table.profile !== state.rollProfile) return html;
+    if (!table.examples.length) return html + `<p>${esc(t("ui.dice_table_none"))}</p>`;
+    html += `<ul class="dice-table">`;
+    for (const e of table.examples) {
+      const note = e.read === null ? t("ui.dice_missed")
+        : e.corrected ? t("ui.dice_corrected", {face: name(e.read)}) : "";
+      html += `<li data-example="${esc(e.id)}"><img src="/api/dice/table/example.jpg?profile=` +
+        `${encodeURIComponent(table.profile)}&amp;id=${encodeURIComponent(e.id)}" alt="" ` +
+        `width="48" height="48"><div><strong>${esc(name(e.face))}</strong> ` +
+        `<small>${esc(note)}</small>` + confirmable("forget", e.id, t("ui.dice_forget"),
+          t("ui.dice_confirm_forget")) + "</div></li>";
+    }
+    return html + "</ul>" + confirmable("forget-all", "", t("ui.dice_forget_all"),
+      t("ui.dice_confirm_forget_all", {profile: table.profile}));
+  }
+
+  function rollHtml() {
+    const rolls = state.data ? state.data.rolls : [];
+    let body = `<p>${esc(t("ui.dice_roll_hint"))}</p>`;
+    if (!state.data) return body + `<p>${esc(t("ui.dice_loading"))}</p>`;
+    body += `<h3>${esc(t("ui.dice_profile"))}</h3><div class="row">` + rolls.map((p) =>
+      chip("roll-profile", p, p === state.data.awaited ? `${p} (${t("ui.dice_awaited")})` : p,
+        p === state.rollProfile)).join("") + "</div>" +
+      `<div class="row"><button type="button" class="strong" data-dice-act="read"` +
+      `${state.busy ? " disabled" : ""}>${esc(t("ui.dice_read_tray"))}</button></div>`;
+    if (state.rollSaid) body += `<p role="status" class="dice-said">${esc(state.rollSaid)}</p>`;
+    if (state.roll && state.roll.profile === state.rollProfile) body += rolled(state.roll);
+    return body + examples();
+  }
+
+  /** Place each box over its die, in shares of the frame (styles through the CSSOM: the
+   * page's Content-Security-Policy refuses inline style attributes). */
+  function place(section) {
+    for (const frame of section.querySelectorAll(".dice-view")) {
+      const [w, h] = frame.dataset.size.split(",").map(Number);
+      frame.style.aspectRatio = `${w} / ${h}`;
+      for (const box of frame.querySelectorAll(".dice-box")) {
+        const [x0, y0, x1, y1] = box.dataset.box.split(",").map(Number);
+        Object.assign(box.style, {left: `${100 * x0 / w}%`, top: `${100 * y0 / h}%`,
+          width: `${100 * (x1 - x0) / w}%`, height: `${100 * (y1 - y0) / h}%`});
+      }
+    }
+  }
+
+  async function readTray() {
+    state.busy = true;
+    state.rollSaid = t("ui.dice_reading");
+    redraw();
+    const data = await post("/api/dice/roll", {profile: state.rollProfile});
+    state.busy = false;
+    state.rollSaid = "";
+    if (data) Object.assign(state, {roll: data, fixes: {}, picked: null});
+    redraw();
+  }
+
+  async function keep() {
+    const dice = state.roll.dice.filter((die) => faceOf(die) !== "")
+      .map((die) => ({box: die.box, face: faceOf(die)}));
+    state.busy = true;
+    redraw();
+    const data = await post("/api/dice/roll/confirm", {roll: state.roll.roll, dice});
+    state.busy = false;
+    if (data) {
+      Object.assign(state, {roll: null, fixes: {}, picked: null});
+      state.rollSaid = t("ui.dice_kept", {count: data.kept.added,
+        corrected: data.kept.corrected}) + (data.given ? ` ${t("ui.dice_given")}` : "");
+      await loadTable();
+    }
+    redraw();
+  }
+
+  async function forgetExample(id) {
+    state.confirm = null;
+    const data = await post("/api/dice/table/forget", id ? {profile: state.rollProfile, id}
+      : {profile: state.rollProfile});
+    if (data) {
+      state.rollSaid = t("ui.dice_forgot", {count: data.forgot});
+      state.table = {profile: data.profile, examples: data.examples};
+    }
     redraw();
   }
 
@@ -109,15 +269,21 @@ const Dice = (() => {
     const section = $("dice");
     const shown = app.host && app.hostOpen;
     if (shown && !state.data && !state.loading) load();
-    section.hidden = !shown || (state.data !== null && !state.data.profiles.length);
+    const teaches = state.data === null || state.data.profiles.length > 0;
+    const reads = state.data === null || state.data.rolls.length > 0;
+    section.hidden = !shown || (!teaches && !reads);
     if (section.hidden) return;
-    const inner = state.open ? html() : "";
+    const inner = (reads ? `<details data-details="dice-roll"${state.rollOpen ? " open" : ""}>` +
+      `<summary>${esc(t("ui.dice_roll"))}</summary>${state.rollOpen ? rollHtml() : ""}` +
+      "</details>" : "") +
+      (teaches ? `<details data-details="dice"${state.open ? " open" : ""}>` +
+      `<summary>${esc(t("ui.dice_teach"))}</summary>${state.open ? html() : ""}</details>` : "");
     const key = app.lang + inner;
     if (key === drawn) return;
     drawn = key;
     const focused = section.contains(document.activeElement) ? document.activeElement : null;
-    section.innerHTML = `<details data-details="dice"${state.open ? " open" : ""}>` +
-      `<summary>${esc(t("ui.dice_teach"))}</summary>${inner}</details>`;
+    section.innerHTML = inner;
+    place(section);
     if (focused && focused.dataset.diceAct) refocus(section, focused.dataset);
   }
 
@@ -178,6 +344,23 @@ const Dice = (() => {
     cancel: () => { state.confirm = null; },
     remove: (el) => forget(el.dataset.value),
     reset: () => forget(null),
+    "roll-profile": (el) => {
+      Object.assign(state, {rollProfile: el.dataset.value, confirm: null, rollSaid: "",
+        table: null});
+      loadTable();
+    },
+    read: () => readTray(),
+    pick: (el) => {
+      const die = Number(el.dataset.value);
+      state.picked = state.picked === die ? null : die;
+    },
+    fix: (el) => {
+      state.fixes[el.dataset.die] = el.dataset.value;
+      state.picked = null;
+    },
+    keep: () => keep(),
+    forget: (el) => forgetExample(el.dataset.value),
+    "forget-all": () => forgetExample(null),
   };
 
   document.addEventListener("click", (event) => {
@@ -191,6 +374,12 @@ const Dice = (() => {
         event.target.open !== state.open) {  // a redraw's new <details> toggles too
       state.open = event.target.open;
       if (state.open) load();
+      redraw();
+    }
+    if (event.target.dataset && event.target.dataset.details === "dice-roll" &&
+        event.target.open !== state.rollOpen) {
+      state.rollOpen = event.target.open;
+      if (state.rollOpen) load().then(loadTable);
       redraw();
     }
   }, true);

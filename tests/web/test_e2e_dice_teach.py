@@ -51,7 +51,7 @@ def test_the_host_teaches_the_dice_of_a_photo_then_removes_and_resets(browser, c
     become_host(page)
     section = page.locator("#dice")
     expect(section).to_be_visible(timeout=5000)
-    section.locator("summary").click()
+    section.locator("summary", has_text="Teach the dice").click()
     section.get_by_role("button", name=COMBAT).click()
     expect(section.get_by_role("button", name=COMBAT)).to_have_attribute(
         "aria-pressed", "true")

@@ -62,6 +62,7 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from companion.dicehandoff import declare_dice  # noqa: E402
 from vision.datasets import SETS, photo_fold, set_frames, top_faces  # noqa: E402
 from vision.evaluate import UNCLEAR, iou, match  # noqa: E402
 from vision.models import FOLDS  # noqa: E402
@@ -82,7 +83,10 @@ from vision.net import (  # noqa: E402
     to_blob,
 )
 from vision.runtime import load_onnx  # noqa: E402
-from vision.synth import SYNTH_PROFILES, render  # noqa: E402
+from vision.synth import render, synth_profiles  # noqa: E402
+
+declare_dice()  # the games' dice, handed to vision as the app does
+SYNTH_PROFILES = tuple(synth_profiles())
 
 MODELS = Path(__file__).resolve().parent.parent / "vision" / "models"
 FOLD_MODELS = Path(__file__).resolve().parent / "models"  # benchmark-only, not in the package

@@ -71,6 +71,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.adapt import HEADER, adapt  # noqa: E402
 from benchmarks.mistakes import Seen, seen_in, write_sheet  # noqa: E402
+from companion.dicehandoff import declare_dice  # noqa: E402
 from vision import load_image, load_profile, read  # noqa: E402
 from vision.datasets import (  # noqa: E402
     CREDITS,
@@ -88,8 +89,11 @@ from vision.evaluate import Score, Truth, mistakes  # noqa: E402
 from vision.features import describe  # noqa: E402
 from vision.net import DiceNets, shipped  # noqa: E402
 from vision.profile import LEARNED, Profile  # noqa: E402
-from vision.synth import SYNTH_PROFILES, render_set  # noqa: E402
+from vision.synth import render_set, synth_profiles  # noqa: E402
 from vision.table import confirm  # noqa: E402
+
+declare_dice()  # the games' dice, handed to vision as the app does
+SYNTH_PROFILES = tuple(synth_profiles())
 
 Frame = tuple[str, np.ndarray, tuple[Truth, ...]]
 HELD_OUT = 0  # the fold the teach-from-photos rows read (taught from the other folds)

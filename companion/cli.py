@@ -322,13 +322,18 @@ class Heavy:
 def _add_dice(sub: Any) -> None:
     from vision.cli import add_dice_parser
 
+    from .dicehandoff import declare_dice
+
+    declare_dice()  # vision reads the dice the games declare
     add_dice_parser(sub, lambda: settings.load()["general"]["language"],
                     lambda given: settings.data_paths(given).root)
 
 
 def _add_run(sub: Any) -> None:
     from .app import add_run_parser
+    from .dicehandoff import declare_dice
 
+    declare_dice()
     add_run_parser(sub)
 
 
@@ -347,6 +352,9 @@ def _add_cafe(sub: Any) -> None:
 def _add_hardware(sub: Any) -> None:
     from hardware.cli import add_hardware_parsers
 
+    from .dicehandoff import declare_dice
+
+    declare_dice()  # the doctor checks what was taught for each die
     add_hardware_parsers(sub)
 
 

@@ -22,6 +22,7 @@ from importlib import resources
 from typing import Any, TextIO
 
 from companion.engine import Event, Expectation, RuleError, Session, Step, Template
+from companion.gamedice import declared
 
 PROFILES = "vision.profiles"
 
@@ -112,8 +113,11 @@ class Simulator:
 
 
 def profile_faces(profile: str) -> list[str]:
-    """The faces of a die profile, from its file in vision/profiles (``aot/hero`` is
-    ``aot_hero.json``)."""
+    """The faces of a die profile: as the game that reads it declares it (its folder's
+    ``dice.json``), else from vision's own file (``vision/profiles/d6.json``)."""
+    data = declared(profile)
+    if data is not None:
+        return list(data["faces"])
     name = profile.replace("/", "_").replace("-", "_") + ".json"
     return list(json.loads(resources.files(PROFILES).joinpath(name).read_text())["faces"])
 

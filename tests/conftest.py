@@ -1,6 +1,7 @@
 """Fixtures shared by every test: a session on a fresh data directory. The helpers several
 folders share (``tests/helpers/``: sessions, Last Bastion's events and random table, the crash
-writer, a mosquitto broker) are put on ``sys.path`` here."""
+writer, a mosquitto broker) are put on ``sys.path`` here, and the games' dice are handed to vision
+as the app layer does (``companion.gamedice``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "helpers"))
 
 import pytest
 
+from companion.dicehandoff import declare_dice
 from companion.engine import Session
+
+declare_dice()
 
 
 @pytest.fixture

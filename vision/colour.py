@@ -1,5 +1,5 @@
 """The colour a die shows the camera from above: which player's dice it is, in games where each
-player rolls dice of their own colour (Attack on Titan's heroes: red, yellow, green, blue).
+player rolls dice of their own colour (red, yellow, green, blue bodies, say).
 
 The colour is named from the middle of the die's box (its top face, away from the table at the
 corners): a die whose body is mostly saturated is named by the hue most of that colour has; a

@@ -1,9 +1,12 @@
 """Die profiles: which faces a die has and how to read them, plus what the owner taught.
 
-A profile is a JSON file in ``vision/profiles/``. Pip profiles are read by counting pips. Learned
-profiles are read by comparing a face with examples: the shipped defaults (built from synthetic
-renders by ``python -m vision.defaults``) and the examples the owner taught with their own camera,
-stored in ``<data dir>/vision/<profile>.json``; taught faces replace the defaults of that face.
+A profile is data: the plain pip die (``d6``) is a JSON file in ``vision/profiles/``; every other
+die is declared by the game that rolls it (its folder's ``dice.json``) and handed to vision by the
+app layer (:func:`use_profiles`): vision names no game. Pip profiles are read by counting pips.
+Learned profiles are read by comparing a face with examples: the defaults in the profile's data
+(built from synthetic renders of its ``look``: ``python -m companion.dicehandoff defaults``) and
+the examples the owner taught with their own camera, stored in
+``<data dir>/vision/<profile>.json``; taught faces replace the defaults of that face.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
@@ -56,7 +60,8 @@ class Profile:
 
 @cache
 def _shipped() -> dict[str, dict]:
-    """The shipped profile files, parsed once per process (``vision.defaults`` clears this)."""
+    """The profile files of vision itself, parsed once per process (``vision.defaults`` clears
+    this)."""
     found = {}
     for entry in resources.files("vision.profiles").iterdir():
         if entry.name.endswith(".json"):
@@ -65,9 +70,45 @@ def _shipped() -> dict[str, dict]:
     return found
 
 
+_GIVEN: dict[str, tuple[dict, Path | None]] = {}  # profiles handed in, with their file
+
+
+def use_profiles(profiles: Iterable[Mapping], source: Path | None = None) -> list[str]:
+    """Make ``profiles`` known (each a profile's data: ``name``, ``kind``, ``faces``...): the
+    dice a game declares, handed in by the app layer. ``source`` is the file they came from
+    (``vision.defaults`` rewrites their defaults there). Handing the same profile again replaces
+    it; returns the names. :class:`ProfileError`, with nothing changed, for data that is not a
+    profile or one that would replace one of vision's own."""
+    checked = []
+    for data in profiles:
+        name = data.get("name") if isinstance(data, Mapping) else None
+        if not (isinstance(name, str) and name and data.get("kind") in (PIPS, LEARNED)
+                and isinstance(data.get("faces"), list) and data["faces"]):
+            raise ProfileError("profile.bad_data", source=str(source or "-"), name=repr(name))
+        if name in _shipped():
+            raise ProfileError("profile.taken", source=str(source or "-"), name=repr(name))
+        checked.append(dict(data))
+    for data in checked:
+        _GIVEN[data["name"]] = (data, source)
+        for key in [k for k in _LOADED if k[0] == data["name"]]:
+            del _LOADED[key]
+    return [data["name"] for data in checked]
+
+
+def profile_source(name: str) -> Path | None:
+    """The file profile ``name`` was handed in from (None: one of vision's own, or none)."""
+    return _GIVEN[name][1] if name in _GIVEN else None
+
+
+def profile_data(name: str) -> dict:
+    """The data of profile ``name`` as declared (its ``look`` included); :class:`ProfileError`
+    naming the known ones."""
+    return _known(name)
+
+
 def list_profiles() -> list[str]:
-    """Names of the shipped profiles, sorted."""
-    return sorted(_shipped())
+    """Names of the known profiles (vision's own and those handed in), sorted."""
+    return sorted({*_shipped(), *_GIVEN})
 
 
 def taught_path(name: str, data_dir: Path) -> Path:
@@ -122,11 +163,13 @@ def _stamp(path: Path | None) -> tuple[int, int, int] | None:
 
 
 def _known(name: str) -> dict:
-    """The shipped data of profile ``name``; :class:`ProfileError` naming the known ones."""
+    """The declared data of profile ``name``; :class:`ProfileError` naming the known ones."""
     shipped = _shipped()
-    if name not in shipped:
-        raise ProfileError("profile.unknown", name=repr(name), known=", ".join(sorted(shipped)))
-    return shipped[name]
+    if name in shipped:
+        return shipped[name]
+    if name not in _GIVEN:
+        raise ProfileError("profile.unknown", name=repr(name), known=", ".join(list_profiles()))
+    return _GIVEN[name][0]
 
 
 def _load(name: str, data_dir: Path | None) -> Profile:

@@ -1,16 +1,13 @@
-"""Synthetic dice renders for the coloured and symbol profiles (and pips), deterministic by seed.
+"""Synthetic dice renders of any profile that says how its dice look, deterministic by seed.
 
 Each frame is a plain tray of a random colour with a light gradient, noise and blur; dice are
 rotated rounded squares with a visible side band and a soft shadow, sometimes translucent, placed
-so that they may touch each other or the frame edge. The faces follow what is known of each
-game's real dice (../shared/research/components.md and data/): Last Bastion's combat dice are
-white dice with one coloured face per colour and a white joker; its Corruption die is black with
-white glyphs; Attack on Titan's hero dice have red, yellow, green or blue bodies (one colour per
-die) with white icons (Titan head, crossed blades, shield, moving figure, cannon, grappling
-hook); the rune die shows six coloured runes (its body colour is not known: grey stone here);
-d6 has pips. The artwork is drawn by us from those descriptions, not copied from the dice: it
-tests the reader and makes the shipped defaults, which the owner's own photos (``teach``) then
-replace.
+so that they may touch each other or the frame edge. How a profile's dice look is its data (its
+``look``: the body colour, or the colours a die's body may have, and per face the marks drawn and
+their ink), from what is known of the real dice (../shared/research/components.md and data/);
+the marks are a small drawing vocabulary (:data:`MARKS`: pips, an inset colour, a rune, simple
+icons and symbols). The artwork is drawn by us, not copied from the dice: it tests the reader and
+makes the profiles' defaults, which the owner's own photos (``teach``) then replace.
 """
 
 from __future__ import annotations
@@ -22,6 +19,7 @@ import cv2
 import numpy as np
 
 from .evaluate import Truth
+from .profile import LEARNED, ProfileError, list_profiles, profile_data
 
 Colour = tuple[int, int, int]
 SIZE = 640
@@ -46,8 +44,9 @@ LAYOUTS = {
 }
 IVORY, STONE, INK = (205, 225, 235), (110, 110, 105), (25, 25, 25)
 WHITE_BODY, BLACK_BODY = (228, 232, 234), (38, 36, 36)
-HERO_COLOURS = ("red", "yellow", "green", "blue")
-HERO_BODIES = tuple(COLOURS[c] for c in HERO_COLOURS)
+PAINTS: dict[str, Colour] = {**COLOURS, "ivory": IVORY, "stone": STONE, "ink": INK,
+                             "white-body": WHITE_BODY, "black-body": BLACK_BODY}
+"""The colours a look may name: for a body, a face or its ink."""
 
 
 @dataclass(frozen=True)
@@ -90,27 +89,27 @@ def _inset(canvas: np.ndarray, s: int, ink: Colour) -> None:
 
 
 def _icon(kind: str) -> Callable[[np.ndarray, int, Colour], None]:
-    """Attack on Titan's hero die icons, drawn simply."""
+    """Simple icons: a head, crossed blades, a shield, a running figure, a cannon, a hook."""
     def draw(canvas: np.ndarray, s: int, ink: Colour) -> None:
         t = max(2, s // 12)
 
         def p(x: float, y: float) -> tuple[int, int]:
             return int(s * x), int(s * y)
 
-        if kind == "titan":  # a head: a round face with two dark eyes and a jaw
+        if kind == "head":  # a head: a round face with two dark eyes and a jaw
             cv2.circle(canvas, p(0.5, 0.45), int(s * 0.25), ink, -1, cv2.LINE_AA)
             cv2.rectangle(canvas, p(0.36, 0.6), p(0.64, 0.76), ink, -1, cv2.LINE_AA)
             for x in (0.41, 0.59):
                 cv2.circle(canvas, p(x, 0.43), max(1, s // 16), canvas[1, 1].tolist(), -1)
-        elif kind == "combat":  # crossed blades with guards
+        elif kind == "blades":  # crossed blades with guards
             for a, b in (((0.24, 0.24), (0.76, 0.76)), ((0.24, 0.76), (0.76, 0.24))):
                 cv2.line(canvas, p(*a), p(*b), ink, t, cv2.LINE_AA)
             cv2.line(canvas, p(0.62, 0.78), p(0.78, 0.62), ink, t, cv2.LINE_AA)
             cv2.line(canvas, p(0.22, 0.62), p(0.38, 0.78), ink, t, cv2.LINE_AA)
-        elif kind == "tactic":  # a shield
+        elif kind == "shield":  # a shield
             pts = np.array([(0.25, 0.22), (0.75, 0.22), (0.75, 0.5), (0.5, 0.8), (0.25, 0.5)])
             cv2.fillPoly(canvas, [(pts * s).astype(np.int32)], ink, cv2.LINE_AA)
-        elif kind == "move":  # a running figure: head, body, legs apart
+        elif kind == "runner":  # a running figure: head, body, legs apart
             cv2.circle(canvas, p(0.55, 0.24), max(2, s // 11), ink, -1, cv2.LINE_AA)
             for a, b in (((0.52, 0.34), (0.45, 0.56)), ((0.45, 0.56), (0.3, 0.78)),
                          ((0.45, 0.56), (0.66, 0.76)), ((0.3, 0.42), (0.7, 0.4))):
@@ -118,7 +117,7 @@ def _icon(kind: str) -> Callable[[np.ndarray, int, Colour], None]:
         elif kind == "cannon":  # a barrel on a wheel
             cv2.line(canvas, p(0.22, 0.62), p(0.74, 0.36), ink, 2 * t, cv2.LINE_AA)
             cv2.circle(canvas, p(0.42, 0.66), int(s * 0.13), ink, t, cv2.LINE_AA)
-        elif kind == "dodge":  # a grappling hook: a shank and a hook
+        elif kind == "hook":  # a grappling hook: a shank and a hook
             cv2.line(canvas, p(0.5, 0.2), p(0.5, 0.66), ink, t, cv2.LINE_AA)
             cv2.ellipse(canvas, p(0.5, 0.6), (int(s * 0.2), int(s * 0.16)), 0, 0, 180, ink, t,
                         cv2.LINE_AA)
@@ -175,34 +174,33 @@ def _symbol(kind: str) -> Callable[[np.ndarray, int, Colour], None]:
 SYMBOLS = ("disk", "cross", "ring", "triangle", "bar", "dot")
 
 
+MARKS: dict[str, Callable[[np.ndarray, int, Colour], None]] = {
+    "none": _no_marks, "inset": _inset, "rune": _rune,
+    **{f"pips-{n}": _pips(n) for n in LAYOUTS},
+    **{kind: _icon(kind) for kind in ("head", "blades", "shield", "runner", "cannon", "hook")},
+    **{kind: _symbol(kind) for kind in SYMBOLS},
+}
+"""The marks a face's look may name."""
+
+
 def _looks(profile: str) -> dict[str, DieLook]:
-    """Face id -> look, for every profile the renderer knows."""
-    if profile == "d6":
-        return {str(n): DieLook(IVORY, IVORY, _pips(n), INK) for n in range(1, 7)}
-    if profile == "last-bastion/combat":
-        looks = {
-            name: DieLook(WHITE_BODY, WHITE_BODY, _inset, COLOURS[name])
-            for name in ("red", "green", "blue", "yellow", "black")
-        }
-        return {**looks, "white": DieLook(WHITE_BODY, WHITE_BODY, _no_marks, WHITE_BODY)}
-    if profile == "runemasters/rune":
-        return {
-            name: DieLook(STONE, STONE, _rune, COLOURS[name])
-            for name in ("red", "blue", "green", "yellow", "violet", "white")
-        }
-    if profile == "aot/hero":
-        names = ("titan", "combat", "tactic", "move", "cannon", "dodge")
-        return {n: DieLook(HERO_BODIES[0], HERO_BODIES[0], _icon(n), COLOURS["white"],
-                           HERO_BODIES) for n in names}
-    if profile == "last-bastion/corruption":
-        return {
-            f"corruption-{i + 1}": DieLook(BLACK_BODY, BLACK_BODY, _symbol(k), COLOURS["white"])
-            for i, k in enumerate(SYMBOLS)
-        }
-    raise KeyError(profile)
+    """Face id -> look, from the profile's ``look``; :class:`ProfileError` for a profile
+    that does not say how its dice look, or says it with unknown colours or marks."""
+    look = profile_data(profile).get("look")
+    try:
+        body = look["body"]
+        bodies = tuple(PAINTS[c] for c in body) if isinstance(body, list) else ()
+        top = bodies[0] if bodies else PAINTS[body]
+        return {str(face): DieLook(top, top, MARKS[drawn["marks"]], PAINTS[drawn["ink"]], bodies)
+                for face, drawn in look["faces"].items()}
+    except (KeyError, TypeError, IndexError) as exc:
+        raise ProfileError("profile.no_look", name=repr(profile), detail=exc) from None
 
 
-SYNTH_PROFILES = ("last-bastion/combat", "last-bastion/corruption", "runemasters/rune", "aot/hero")
+def synth_profiles() -> list[str]:
+    """The learned profiles known now whose dice can be drawn (those with a ``look``)."""
+    return [name for name in list_profiles()
+            if profile_data(name)["kind"] == LEARNED and "look" in profile_data(name)]
 
 
 def render(
@@ -215,7 +213,7 @@ def render(
 ) -> tuple[np.ndarray, tuple[Truth, ...]]:
     """Render one 640x640 frame of ``count`` dice (random faces unless ``faces`` is given; for
     dice that come in several body colours, random bodies unless ``bodies`` names each die's,
-    among :data:`COLOURS`)."""
+    among :data:`PAINTS`)."""
     looks = _looks(profile)
     names = sorted(looks)
     if faces is None:
@@ -231,7 +229,7 @@ def render(
         if look.bodies:
             body = look.bodies[int(rng.integers(len(look.bodies)))]
             if bodies is not None:
-                body = COLOURS[bodies[i]]
+                body = PAINTS[bodies[i]]
             look = replace(look, top=body, side=body)
         box = _draw_die(image, look, (cx, cy), side, float(rng.uniform(0, 90)), alpha, rng)
         truths.append(Truth(face, box))

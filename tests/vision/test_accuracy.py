@@ -17,7 +17,7 @@ from benchmarks.vision import TRANSFORMS, score_set, unseen_frames
 from vision import load_profile, read
 from vision.datasets import SETS, set_frames
 from vision.evaluate import Score, match
-from vision.synth import SYNTH_PROFILES, render_set
+from vision.synth import render_set, synth_profiles
 
 # Per set, over every photo of the shipped model's held-out fold 0 (byler 40 photos, aws 70,
 # roboflow 89, webcam 85): at least ``dice`` labelled dice read, the least precision, recall and
@@ -102,7 +102,7 @@ def test_dim_light_is_asked_about_no_more_than_daylight(name):
     assert dim.certain_wrong <= daylight.certain_wrong + 2
 
 
-@pytest.mark.parametrize("name", SYNTH_PROFILES)
+@pytest.mark.parametrize("name", synth_profiles())
 def test_synthetic_profiles_meet_floors(name):
     profile, score, floor = load_profile(name), Score(), SYNTH_FLOORS[name]
     for _, image, truths in render_set(name, 40, seed=77):

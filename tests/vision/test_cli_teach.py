@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from importlib import resources
 
 import cv2
 import numpy as np
@@ -15,7 +14,7 @@ from vision import ProfileError, load_profile, read, teach
 from vision.cli import add_dice_parser
 from vision.evaluate import Score
 from vision.features import version
-from vision.profile import taught_path
+from vision.profile import list_profiles, profile_data, taught_path
 from vision.synth import render
 
 
@@ -306,9 +305,9 @@ def test_faces_taught_by_an_older_version_are_refused_and_can_be_reset(tmp_path,
 
 
 def test_shipped_defaults_were_made_by_the_shipped_embedder():
-    """``python -m vision.defaults`` must be run after the face embedder is retrained."""
-    files = [e for e in resources.files("vision.profiles").iterdir() if e.name.endswith(".json")]
-    learned = [json.loads(e.read_text()) for e in files]
+    """``python -m companion.dicehandoff defaults`` must be run after the face embedder is
+    retrained."""
+    learned = [profile_data(name) for name in list_profiles()]
     learned = [data for data in learned if data["kind"] == "learned"]
     assert len(learned) == 4
     for data in learned:

@@ -16,14 +16,15 @@ from hypothesis import strategies as st
 
 from vision import read
 from vision.colour import COLOURS, die_colour
-from vision.synth import HERO_COLOURS
+from vision.profile import profile_data
 
 
 def _hero_frames(count: int):
     """``count`` renders of 2 to 8 hero dice of random colours, with each die's colour."""
     rng = np.random.default_rng(11)
+    hero_colours = profile_data("aot/hero")["look"]["body"]  # the colours of a hero die's body
     for seed in range(count):
-        bodies = [HERO_COLOURS[int(k)] for k in rng.integers(0, 4, int(rng.integers(2, 9)))]
+        bodies = [hero_colours[int(k)] for k in rng.integers(0, 4, int(rng.integers(2, 9)))]
         image, truths = render_frame("aot/hero", 7000 + seed, faces=None, count=len(bodies),
                                      bodies=bodies)
         yield image.astype(np.uint8), truths, bodies

@@ -222,7 +222,9 @@ DOCUMENT: dict[str, Any] = {
             "responses": {"200": _json({"type": "object", "properties": {
                 "awaited": {"type": ["string", "null"]},
                 "profiles": {"type": "array", "items": {"$ref": "#/components/schemas/"
-                                                                "DiceProfile"}}}},
+                                                                "DiceProfile"}},
+                "rolls": {"type": "array", "items": {"type": "string"},
+                          "description": "the profiles a roll can be read for"}}},
                 "profiles"), **_errors(403)}}},
         "/api/dice/photo": {"post": {
             "summary": "Host: take what the camera sees as a photo for teaching `profile`, kept "
@@ -281,6 +283,73 @@ DOCUMENT: dict[str, Any] = {
                                                                    "minimum": 0}}],
             "responses": {"200": {"description": "JPEG", "content": {"image/jpeg": {}}},
                           **_errors(400, 403, 404)}}},
+        "/api/dice/roll": {"post": {
+            "summary": "Host: read what the camera sees for `profile` (the awaited one, else "
+                       "d6, when not given) with this table's examples, kept ten minutes: its "
+                       "id, the frame's size, the profile's faces and each die's box, face, "
+                       "confidence and doubt",
+            "security": HOST,
+            "requestBody": _body({"type": "object", "additionalProperties": False,
+                                  "properties": {"profile": {"type": "string"}}}),
+            "responses": {"200": _json({"$ref": "#/components/schemas/DiceRoll"}, "the roll"),
+                          **_errors(400, 403, 404, 409, 413, 415)}}},
+        "/api/dice/roll/{roll}.jpg": {"get": {
+            "summary": "Host: the frame a roll was read from", "security": HOST_READ,
+            "parameters": [{"name": "roll", "in": "path", "required": True,
+                            "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "JPEG", "content": {"image/jpeg": {}}},
+                          **_errors(403, 404)}}},
+        "/api/dice/roll/confirm": {"post": {
+            "summary": "Host: confirm a roll as the host gives it (corrections and dice the "
+                       "reader missed included): given to the game when it waits for a roll "
+                       "of that profile, then every die kept as an example of this table; "
+                       "answers once on disk (the roll is then forgotten)",
+            "security": HOST,
+            "requestBody": _body({"type": "object", "required": ["roll", "dice"],
+                                  "additionalProperties": False, "properties": {
+                                      "roll": {"type": "string"},
+                                      "dice": {"type": "array", "minItems": 1, "items": {
+                                          "type": "object", "required": ["box", "face"],
+                                          "additionalProperties": False, "properties": {
+                                              "box": {"type": "array", "minItems": 4,
+                                                      "maxItems": 4,
+                                                      "items": {"type": "integer"}},
+                                              "face": {"type": "string"}}}}}}),
+            "responses": {"200": _json({"type": "object", "properties": {
+                "profile": {"type": "string"}, "given": {"type": "boolean"},
+                "version": {"type": "integer"},
+                "kept": {"type": "object", "additionalProperties": {"type": "integer"}}}},
+                "kept"), **_errors(400, 403, 404, 409, 413, 415, 422)}}},
+        "/api/dice/table": {"get": {
+            "summary": "Host: this table's examples of `profile`, newest first",
+            "security": HOST_READ,
+            "parameters": [{"name": "profile", "in": "query", "schema": {"type": "string"}}],
+            "responses": {"200": _json({"type": "object", "properties": {
+                "profile": {"type": "string"},
+                "examples": {"type": "array", "items": {"$ref": "#/components/schemas/"
+                                                                "TableExample"}}}},
+                "the examples"), **_errors(400, 403, 404)}}},
+        "/api/dice/table/example.jpg": {"get": {
+            "summary": "Host: the cut-out kept of one of this table's examples",
+            "security": HOST_READ,
+            "parameters": [{"name": "profile", "in": "query", "schema": {"type": "string"}},
+                           {"name": "id", "in": "query", "required": True,
+                            "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "JPEG", "content": {"image/jpeg": {}}},
+                          **_errors(400, 403, 404)}}},
+        "/api/dice/table/forget": {"post": {
+            "summary": "Host: forget one of this table's examples of `profile` (`id`), or "
+                       "every one (no `id`)",
+            "security": HOST,
+            "requestBody": _body({"type": "object", "required": ["profile"],
+                                  "additionalProperties": False,
+                                  "properties": {"profile": {"type": "string"},
+                                                 "id": {"type": "string"}}}),
+            "responses": {"200": _json({"type": "object", "properties": {
+                "profile": {"type": "string"}, "forgot": {"type": "integer"},
+                "examples": {"type": "array", "items": {"$ref": "#/components/schemas/"
+                                                                "TableExample"}}}},
+                "forgotten"), **_errors(400, 403, 404, 413, 415)}}},
         "/api/history": {"get": {"summary": "Every game, newest first, with score sheet and "
                                             "turn-by-turn series; the current game's history",
                                  "responses": {"200": _json({"type": "object"}, "games")}}},
@@ -327,6 +396,22 @@ DOCUMENT: dict[str, Any] = {
                 "dice": {"type": "array", "items": {"type": "object", "properties": {
                     "index": {"type": "integer"},
                     "reading": {"type": ["string", "null"]}}}}}},
+            "DiceRoll": {"type": "object", "properties": {
+                "roll": {"type": "string"}, "profile": {"type": "string"},
+                "faces": {"type": "array", "items": {"type": "string"}},
+                "width": {"type": "integer"}, "height": {"type": "integer"},
+                "notes": {"type": "array", "items": {"type": "string"}},
+                "dice": {"type": "array", "items": {"type": "object", "properties": {
+                    "index": {"type": "integer"},
+                    "box": {"type": "array", "items": {"type": "integer"}},
+                    "face": {"type": "string"}, "confidence": {"type": "number"},
+                    "uncertain": {"type": "boolean"}}}}}},
+            "TableExample": {"type": "object", "properties": {
+                "id": {"type": "string"}, "face": {"type": "string"},
+                "read": {"type": ["string", "null"], "description": "what the reader had read "
+                         "(null: it missed the die)"},
+                "corrected": {"type": "boolean"}, "camera": {"type": ["string", "null"]},
+                "added": {"type": "number"}}},
             "Kind": {"type": "object", "properties": {
                 "kind": {"type": "string"},
                 "fields": {"type": "array", "items": {"$ref": "#/components/schemas/Field"}},

@@ -149,7 +149,8 @@ def start(session: Session, config: Config, announcer: Announcer | None = None,
 
         status.held.add(camera.name)
         table.camera = FrameTap(camera)
-        watcher = DiceWatcher(table.camera, session.expects, status, data_dir or session.data_dir)
+        watcher = DiceWatcher(table.camera, session.expects, status, data_dir or session.data_dir,
+                              subscribe=session.subscribe)
         table.add(watcher)
         table.actions["roll"] = watcher.read_now
     for plugin in plugin_sources(config, status, session.expects, data_dir or session.data_dir):

@@ -9,21 +9,29 @@ the last roll is never read again, however often the game asks (and the dice lyi
 when the companion starts count as already read). A roll the reader is unsure of, or with the
 wrong number of dice, is not guessed: it becomes a warning asking the host to give the dice on the
 phone; so does a die bumped after the roll (most dice still where they were), which is not a new
-roll. The ``roll`` button reads the current frame at once.
+roll. The ``roll`` button reads the current frame at once. When the host answers a roll the
+camera asked about from the phone, the answer is paired with the dice read (the sure ones keep
+their faces, the one doubtful die takes the face left); when that pairing is unambiguous, every
+die of the roll is kept as an example of this table (:mod:`vision.table`), as the dice screen's
+confirmation does.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 import vision
-from companion.engine import Expectation, Message, Template
+from companion.engine import Event, Expectation, Message, Template
+from vision.roll import Box
+from vision.table import confirm
 
 from .cameras import Camera, CameraError, EndOfStream
 from .inputs import Emit, Worker
@@ -32,6 +40,35 @@ from .status import Status
 log = logging.getLogger(__name__)
 
 Reader = Callable[[np.ndarray, str, int | None], vision.Roll]
+Subscribe = Callable[[Callable[[Any], None]], Callable[[], None]]
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A roll the camera asked the host about: its frame, what was read, the event it fills."""
+
+    frame: np.ndarray
+    roll: vision.Roll
+    template: Template
+
+
+def paired(roll: vision.Roll, faces: list[str]) -> list[tuple[Box, str]] | None:
+    """The dice of ``roll`` with the faces the host gave (``faces``, in any order): each die
+    read surely keeps its face while the answer has it, and the one die left takes the face
+    left; None when that is not known (another number of dice, or two dice left: which shows
+    which face cannot be told)."""
+    if len(faces) != len(roll.dice):
+        return None
+    left, dice, unsure = Counter(faces), [], []
+    for die in roll.dice:
+        if not die.uncertain and left[die.face] > 0:
+            left[die.face] -= 1
+            dice.append((die.box, die.face))
+        else:
+            unsure.append(die)
+    if len(unsure) > 1:
+        return None
+    return dice + [(die.box, face) for die, face in zip(unsure, left.elements(), strict=True)]
 
 
 def dice_record(roll: vision.Roll, expectation: Expectation,
@@ -84,9 +121,11 @@ class DiceWatcher(Worker):
     def __init__(self, camera: Camera, expects: Callable[[], Expectation],
                  status: Status | None = None, data_dir: Path | None = None,
                  still_seconds: float = 0.6, retry: float = 3.0,
-                 reader: Reader | None = None) -> None:
+                 reader: Reader | None = None, subscribe: Subscribe | None = None) -> None:
         super().__init__()
-        self.camera, self.expects = camera, expects
+        self.camera, self.expects, self.data_dir = camera, expects, data_dir
+        self._subscribe, self._unsubscribe = subscribe, None
+        self._asked: Asked | None = None  # the roll the host was asked about, until answered
         self.status = status if status is not None else Status()
         self.still_seconds, self.retry = still_seconds, retry
         self.reader: Reader = reader or (lambda frame, profile, count: vision.read(
@@ -95,8 +134,37 @@ class DiceWatcher(Worker):
         self._wanted: tuple[str, int | None] = ("d6", None)  # profile and count last asked for
 
     def start(self, emit: Emit) -> None:
-        """Start watching."""
+        """Start watching (and listening to the host's answers, given ``subscribe``)."""
+        if self._subscribe is not None and self._unsubscribe is None:
+            self._unsubscribe = self._subscribe(lambda update: self.answered(update.event))
         self._launch(self._run, emit, name=f"dice {self.camera.name}")
+
+    def stop(self) -> None:
+        """Stop watching and listening."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        super().stop()
+
+    def answered(self, event: Event) -> None:
+        """An accepted event: when it is the host's answer from the phone to the roll the
+        camera asked about (its template's event, with the faces), the roll's dice paired with
+        the answer are kept as examples of this table (nothing when the pairing is not known)."""
+        asked = self._asked
+        if asked is None or event.source != "web" or event.type != asked.template.type:
+            return
+        if any(event.fields.get(k) != v for k, v in asked.template.fields.items()):
+            return
+        self._asked = None
+        faces = event.fields.get(asked.template.blank.field)
+        dice = paired(asked.roll, [str(f) for f in faces]) if isinstance(faces, list) else None
+        if dice is None or self.data_dir is None:
+            return
+        try:
+            confirm(asked.frame, asked.roll.profile, dice, self.data_dir, read=asked.roll,
+                    camera=self.camera.name)
+        except (vision.VisionError, OSError) as exc:  # the answer stands; the example is lost
+            log.warning("the answered roll could not be kept as examples: %s", exc)
 
     def read_now(self) -> None:
         """Read the next frame without waiting for the tray to settle (the ``roll`` button)."""
@@ -113,10 +181,18 @@ class DiceWatcher(Worker):
             self._wanted = (blank.profile, blank.count if blank.colour is None else None)
         if asked and self._now.is_set():
             self._now.clear()
-            return dice_record(detector.take(frame), expectation)
-        settled = detector.feed(frame, stamp, asked=asked)
-        return None if settled is None else dice_record(settled.roll, expectation,
-                                                         settled.bumped)
+            roll, bumped = detector.take(frame), False
+        else:
+            settled = detector.feed(frame, stamp, asked=asked)
+            if settled is None:
+                return None
+            roll, bumped = settled.roll, settled.bumped
+        record = dice_record(roll, expectation, bumped)
+        unsure = isinstance(record, Message) and record.key == "camera.unsure"
+        self._asked = (Asked(frame, roll, templates[0])  # a new roll: only its answer counts
+                       if unsure and len(templates) == 1 and templates[0].blank.colour is None
+                       else None)
+        return record
 
     def _run(self, emit: Emit) -> None:
         opened = False

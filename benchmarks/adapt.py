@@ -8,8 +8,7 @@ with the table as it stands, as the host would see it), into a fresh data direct
 are then read with that table's examples, and, for comparison, without them. Printed per window
 of 10 photos and for the whole rest: the share of found dice asked about, the share of labelled
 dice read wrong and not asked, and the face accuracy with a die asked about counted as not read
-(issue 41's goal after 20 confirmed
-rolls: asked <= 3 %, that accuracy >= .98).
+(issue 41's goal after 20 confirmed rolls: asked <= 3 %, that accuracy >= .98).
 """
 
 from __future__ import annotations

@@ -228,12 +228,14 @@ class DiceNets:
 
     def confidence(self, face: str, probability: float) -> float:
         """The confidence of a die the classifier reads as ``face`` with ``probability``,
-        calibrated on photos the models never saw: each face's ``ask`` threshold (the lowest
-        probability at which no die of the held-out rows read as that face was wrong, more
-        than at 0.9) becomes ``ASKED_AT``, the rest scaled linearly on either side. The
-        averaged looks are timid: a die read 0.8 surely is as often right as one read 0.9 for
-        some faces, not for others (docs/vision-lab.md, "Calibrated ask thresholds").
-        Without a calibration, the probability itself."""
+        calibrated on photos the models never saw when the model file holds thresholds
+        (``ask``, written by ``benchmarks/ask.py``): each face's threshold (the lowest
+        probability at which no die of the held-out rows read as that face was wrong and
+        unasked, more than at ``ASKED_AT``) becomes ``ASKED_AT``, the rest scaled linearly on
+        either side, so a profile's threshold keeps its meaning and readings keep their order.
+        Without thresholds, the probability itself: the shipped model has none, since the
+        thresholds fitted on four folds let more dice read wrong go unasked on the fifth than
+        they saved questions (docs/vision-lab.md, "Issue 41: asking less")."""
         t = self.ask.get(face)
         if t is None or not 0.0 < t < 1.0:
             return probability

@@ -138,8 +138,9 @@ def _read_pips(
 ) -> list[Die]:
     """Dice from the pip classifier; what it takes for "not a die" is left out.
 
-    The confidence is the probability of the face read, calibrated per face on photos the
-    model never saw (``DiceNets.confidence``).
+    The confidence is the probability of the face read (measured to be well calibrated on
+    photos the model never saw, see docs/vision-lab.md), mapped by the model's per-face ask
+    thresholds when its file has them (``DiceNets.confidence``).
     """
     dice, classes = [], nets.classes
     for f, p in zip(found, probs, strict=True):

@@ -37,8 +37,3 @@ def test_the_calibrated_confidence_maps_a_face_threshold_to_the_profile_threshol
     assert nets.confidence("3", 0.85) == 0.85  # a face not calibrated: the probability
     assert replace(nets, ask={}).confidence("4", 0.85) == 0.85
 
-
-def test_the_shipped_model_is_calibrated_no_face_read_surely_below_the_floor():
-    ask = shipped().ask
-    assert set(ask) == set("123456")
-    assert all(FLOOR <= t <= ASKED_AT for t in ask.values())

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
@@ -73,6 +73,7 @@ MIN_SIDE = 4  # a box narrower than this (in frame pixels, after clipping) is no
 FAINT = 0.15  # a find of the first look this sure, under the threshold, is a faint find ...
 APART = 1.0  # ... that counts, when its centre lies this many die sides from every die found ...
 CONFIRMED = 0.9  # ... and the pip classifier reads it as a face this surely
+ASKED_AT = 0.9  # the confidence a face's calibrated ``ask`` threshold is mapped to (``d6``'s)
 
 @dataclass(frozen=True)
 class Found:
@@ -211,16 +212,36 @@ class DiceNets:
     classifier: Network | None
     classes: tuple[str, ...]
     detect_threshold: float
+    ask: dict[str, float] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: dict) -> DiceNets:
-        """Build from the JSON form written by the training script."""
+        """Build from the JSON form written by the training script (``ask``: the per-face
+        thresholds ``benchmarks/ask.py`` calibrated, when the file has them)."""
         return cls(
             load_onnx(data["detector"]),
             load_onnx(data["classifier"]),
             tuple(data["classes"]),
             float(data["detect_threshold"]),
+            {str(face): float(t) for face, t in data.get("ask", {}).items()},
         )
+
+    def confidence(self, face: str, probability: float) -> float:
+        """The confidence of a die the classifier reads as ``face`` with ``probability``,
+        calibrated on photos the models never saw when the model file holds thresholds
+        (``ask``, written by ``benchmarks/ask.py``): each face's threshold (the lowest
+        probability at which no die of the held-out rows read as that face was wrong and
+        unasked, more than at ``ASKED_AT``) becomes ``ASKED_AT``, the rest scaled linearly on
+        either side, so a profile's threshold keeps its meaning and readings keep their order.
+        Without thresholds, the probability itself: the shipped model has none, since the
+        thresholds fitted on four folds let more dice read wrong go unasked on the fifth than
+        they saved questions (docs/vision-lab.md, "Issue 41: asking less")."""
+        t = self.ask.get(face)
+        if t is None or not 0.0 < t < 1.0:
+            return probability
+        if probability < t:
+            return ASKED_AT * probability / t
+        return ASKED_AT + (1.0 - ASKED_AT) * (probability - t) / (1.0 - t)
 
     def detect(self, image: np.ndarray) -> list[Found]:
         """Every die found in a BGR frame, whatever the size of its dice.

@@ -59,7 +59,7 @@ def read(
     nets = tuned(nets or shipped(), table)
     if profile.kind == PIPS:
         found = nets.detect(image)
-        dice = _read_pips(nets.classify(image, found), found, nets.classes, profile)
+        dice = _read_pips(nets.classify(image, found), found, nets, profile)
     else:
         if not profile.examples:
             return Roll(profile.name, (), (NOT_TAUGHT,))
@@ -134,20 +134,21 @@ def _blurred(image: np.ndarray, dice: list[Die], sample: int = 5) -> bool:
 
 
 def _read_pips(
-    probs: np.ndarray, found: list[Found], classes: tuple[str, ...], profile: Profile
+    probs: np.ndarray, found: list[Found], nets: DiceNets, profile: Profile
 ) -> list[Die]:
     """Dice from the pip classifier; what it takes for "not a die" is left out.
 
     The confidence is the probability of the face read (measured to be well calibrated on
-    photos the model never saw, see docs/vision-lab.md).
+    photos the model never saw, see docs/vision-lab.md), mapped by the model's per-face ask
+    thresholds when its file has them (``DiceNets.confidence``).
     """
-    dice = []
+    dice, classes = [], nets.classes
     for f, p in zip(found, probs, strict=True):
         best = int(np.argmax(p))
         if classes[best] == NOT_A_DIE:
             continue
         face = classes[best] if classes[best] in profile.faces else UNKNOWN
-        confidence = float(p[best]) if face != UNKNOWN else 0.0
+        confidence = nets.confidence(face, float(p[best])) if face != UNKNOWN else 0.0
         dice.append(Die(face, confidence, f.box, confidence < profile.threshold))
     return dice
 

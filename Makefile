@@ -22,7 +22,7 @@ demo: setup
 test: setup
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/pytest
+	$(BIN)/pytest -n $${TEST_WORKERS:-auto} --dist loadfile
 
 bench: setup
 	$(BIN)/python benchmarks/engine.py

@@ -1,0 +1,120 @@
+"""The card camera: a card shown to the camera fills the card blank of the event the game
+expects, exactly as a tag swipe does.
+
+The watcher looks at the frames the dice watcher reads (the camera's :class:`FrameTap`: a Pi
+camera opens once) a few times a second, and only while the game waits for a card. A card is
+reported when the same reading holds for :data:`SETTLE` looks in a row; it is one event however
+long it stays in view, and shown again within ``window`` seconds it is the same showing (as a
+tag held on a reader is one swipe, and a tray not rolled again is not read again). A card not
+taught, or one the reader is unsure of, is never guessed: it becomes a warning that asks the
+host, as an unknown tag does.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.engine import Expectation, Message
+from vision.cards import CardSeen, Deck, read_cards
+
+from .frames import FrameTap
+from .inputs import Emit, Worker
+from .status import Status
+
+log = logging.getLogger(__name__)
+
+SETTLE = 2  # looks in a row that must agree before a card is reported
+LOOK_SECONDS = 0.2  # between two looks at the camera's last frame
+WINDOW = 10.0  # seconds during which the same card shown again is the same showing
+
+
+def taught_cards(data_dir: Path) -> Path:
+    """Where the cards taught from photos are kept: beside the owner's definitions."""
+    return Path(data_dir) / "definitions" / "photos"
+
+
+def card_record(seen: CardSeen, expectation: Expectation) -> dict[str, Any] | Message:
+    """The event a card shown makes (the card template the game expects, filled as a swipe
+    fills it), or the warning that asks the host instead."""
+    if seen.id is None:
+        return Message("cards.unknown", {})
+    if seen.uncertain:
+        return Message("cards.unsure", {"cards": ", ".join((seen.id, *seen.alike))})
+    template = expectation.template("card")
+    if template is None:
+        return Message("tags.not_now", {"card": seen.id})
+    return {**template.fill(seen.id), "source": "camera"}
+
+
+@dataclass
+class Showing:
+    """Tells when a card is shown: :meth:`feed` gets each look's main card (None: no card in
+    view) and returns it once, when it has held for ``settle`` looks and is not the card
+    reported last within ``window`` seconds."""
+
+    settle: int = SETTLE
+    window: float = WINDOW
+    _candidate: tuple[str | None, bool] | None = None
+    _count: int = 0
+    _last: tuple[tuple[str | None, bool], float] | None = None
+
+    def feed(self, seen: CardSeen | None, now: float) -> CardSeen | None:
+        """The card to report for this look, or None."""
+        key = None if seen is None else (seen.id, seen.uncertain)
+        self._count = self._count + 1 if key == self._candidate else 1
+        self._candidate = key
+        if seen is None or self._count != self.settle:
+            if seen is not None and self._last is not None and self._last[0] == key:
+                self._last = (key, now)  # still in view: the showing goes on
+            return None
+        if self._last is not None and self._last[0] == key and now - self._last[1] < self.window:
+            self._last = (key, now)
+            return None
+        self._last = (key, now)
+        return seen
+
+
+class CardWatcher(Worker):
+    """Reads the cards shown to ``camera`` (the frame tap the dice watcher feeds) while the game
+    waits for one; ``expects`` is the session's ``expects``, ``data_dir`` holds the taught
+    cards (see :func:`taught_cards`)."""
+
+    def __init__(self, camera: FrameTap, expects: Callable[[], Expectation], data_dir: Path,
+                 status: Status | None = None, look_seconds: float = LOOK_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.camera, self.expects, self.look_seconds, self.clock = \
+            camera, expects, look_seconds, clock
+        self.deck = Deck(taught_cards(data_dir))
+        self.status = status if status is not None else Status()
+        self.showing = Showing()
+        self.seen: list[CardSeen] = []  # what the last look saw (the host page's camera view)
+
+    def start(self, emit: Emit) -> None:
+        """Start looking."""
+        self._launch(self._run, emit, name=f"cards {self.camera.name}")
+
+    def look(self, emit: Emit) -> None:
+        """Look at the camera's last frame once (when the game waits for a card)."""
+        last = self.camera.last()
+        expectation = self.expects()
+        if last is None or expectation.template("card") is None:
+            return
+        self.deck.reload()
+        self.seen = read_cards(last[1], self.deck).cards
+        shown = self.showing.feed(self.seen[0] if self.seen else None, self.clock())
+        if shown is not None:
+            emit(card_record(shown, expectation))
+
+    def _run(self, emit: Emit) -> None:
+        while not self._stop.wait(self.look_seconds):
+            try:
+                self.look(emit)
+            except Exception as exc:  # noqa: BLE001 - a reader bug must not stop the camera
+                self.status.problem("card-reader", Message(
+                    "problem.reader_failed", {"detail": f"{type(exc).__name__}: {exc}"}))

@@ -1,0 +1,151 @@
+"""The cards the owner taught, one photo each, and the reading of a frame against them.
+
+Each taught card is kept as its straightened picture, ``<folder>/<card id>.png`` (taught again:
+``<card id>@2.png``..., the earlier pictures kept, each one a way the card may look): the look the
+matcher compares is computed from it when the deck is loaded, so a later, better matcher uses
+every card already taught. A card is named only when its look is near one taught card and
+clearly nearer it than any other; nearer none of them, it is a card not taught (``id`` None),
+and near two of them, the reading is marked uncertain, never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..imageio import load_image
+from ..say import VisionError
+from .find import find_cards, straighten
+from .looks import GRID, distances, look
+
+# Distances between looks (vision.cards.looks.distances), measured on real photos of the 81
+# cards of SET (benchmarks/cards.py): the same card read in another photo lies at 0.065
+# (median), 0.18 (99th percentile); the nearest other card at 0.068 (1st percentile), 0.08
+# (10th): many cards of SET differ only by a hatching, which the camera may not see.
+SURE = 0.12  # a look this near a taught card can be that card
+KNOWN = 0.17  # farther than this from every taught card: a card not taught
+MARGIN = 1.2  # the second nearest card must be this many times farther for a sure reading
+ALIKE = 0.09  # two taught cards nearer than this are reported alike when taught
+AGAIN = "@"  # <id>@2.png: the second picture of a card taught twice
+_NO_LOOKS = np.zeros((0, GRID[1], GRID[0], 4), np.float32)
+CARD_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
+
+
+@dataclass(frozen=True)
+class CardSeen:
+    """One card of a frame: the taught card it is (None: a card not taught), how sure the
+    reading is (0-1), whether it must be asked instead of trusted, and where it lies."""
+
+    id: str | None
+    confidence: float
+    uncertain: bool
+    box: tuple[int, int, int, int]
+    alike: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        """The card as ``companion cards read --json`` prints it."""
+        return {"id": self.id, "confidence": round(self.confidence, 3),
+                "uncertain": self.uncertain, "box": list(self.box)}
+
+
+@dataclass(frozen=True)
+class CardsRead:
+    """The cards of one frame, largest first, and how long reading it took (ms)."""
+
+    cards: list[CardSeen]
+    ms: float
+
+    def to_json(self) -> dict:
+        """The reading as ``companion cards read --json`` prints it."""
+        return {"cards": [card.to_json() for card in self.cards], "ms": round(self.ms, 1)}
+
+
+@dataclass(frozen=True)
+class Taught:
+    """What teaching a card did: the card's id, where its picture is kept, and the taught cards
+    that look so much like it that a reading may not tell them apart."""
+
+    id: str
+    path: Path
+    alike: list[str] = field(default_factory=list)
+
+
+class Deck:
+    """The taught cards kept in ``folder`` (created on the first teaching)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+        self.ids: list[str] = []  # the card of each picture (a card taught twice has two)
+        self.looks = _NO_LOOKS
+        self._stamp: tuple | None = None
+        self.reload()
+
+    def reload(self) -> None:
+        """Load the taught pictures again when the folder changed since they were loaded."""
+        files = sorted(self.folder.glob("*.png")) if self.folder.is_dir() else []
+        stamp = tuple((f.name, f.stat().st_mtime_ns) for f in files)
+        if stamp == self._stamp:
+            return
+        self._stamp = stamp
+        self.ids = [f.stem.split(AGAIN)[0] for f in files]
+        self.looks = np.stack([look(load_image(f)) for f in files]) if files else _NO_LOOKS
+
+    def teach(self, card_id: str, photo: np.ndarray) -> Taught:
+        """Learn ``card_id`` from ``photo`` (the largest card in it); raises
+        :class:`VisionError` for a bad id or a photo with no card."""
+        if not CARD_ID.match(card_id):
+            raise VisionError("cards.bad_id", id=repr(card_id))
+        spots = find_cards(photo)
+        if not spots:
+            raise VisionError("cards.none_in_photo")
+        picture = straighten(photo, spots[0])
+        near = distances(look(picture), self.looks)
+        alike = sorted({i for i, d in zip(self.ids, near, strict=True)
+                        if d < ALIKE and i != card_id})
+        self.folder.mkdir(parents=True, exist_ok=True)
+        count = self.ids.count(card_id)  # a card taught again keeps its earlier pictures
+        path = self.folder / (f"{card_id}{AGAIN}{count + 1}.png" if count else f"{card_id}.png")
+        temporary = self.folder / f".{path.name}.tmp"
+        if not cv2.imwrite(str(temporary), picture):
+            raise VisionError("cards.not_saved", path=str(path))
+        temporary.replace(path)
+        self.reload()
+        return Taught(card_id, path, alike)
+
+    def name(self, card: np.ndarray, box: tuple[int, int, int, int]) -> CardSeen:
+        """Which taught card the straightened ``card`` is, as sure as its look allows."""
+        if not self.ids:
+            return CardSeen(None, 1.0, False, box)
+        near = distances(look(card), self.looks)
+        by_card: dict[str, float] = {}
+        for card_id, distance in zip(self.ids, near.tolist(), strict=True):
+            by_card[card_id] = min(distance, by_card.get(card_id, distance))
+        ranked = sorted(by_card, key=by_card.__getitem__)
+        best = max(by_card[ranked[0]], 1e-6)
+        second = by_card[ranked[1]] if len(ranked) > 1 else float("inf")
+        if best > KNOWN:
+            return CardSeen(None, _sureness(best / KNOWN), False, box)
+        sure = best <= SURE and second >= MARGIN * best
+        alike = tuple(i for i in ranked[1:3] if by_card[i] < MARGIN * best)
+        confidence = _sureness(min(SURE / best, second / best / MARGIN))
+        return CardSeen(ranked[0], confidence, not sure, box, alike)
+
+
+def _sureness(ratio: float) -> float:
+    """A ratio of distances (1: at the limit, more: clearer) as a confidence between 0.5
+    (at the limit) and 1."""
+    return float(1.0 - 0.5 / max(ratio, 1.0) ** 2)
+
+
+def read_cards(frame: np.ndarray, deck: Deck) -> CardsRead:
+    """Every card in ``frame`` named against ``deck`` (see :class:`Deck`)."""
+    start = time.perf_counter()
+    if frame is None or frame.ndim != 3 or frame.dtype != np.uint8:
+        raise VisionError("image.shape", shape=getattr(frame, "shape", None))
+    cards = [deck.name(straighten(frame, spot), spot.box) for spot in find_cards(frame)]
+    return CardsRead(cards, (time.perf_counter() - start) * 1000)

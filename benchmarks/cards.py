@@ -79,12 +79,13 @@ def shown(photo: np.ndarray, label: str, spot: CardSpot) -> tuple[np.ndarray, li
     """The 640-pixel frame of one card shown at the card spot: the photo round it (its
     neighbours' edges in view), and the card's label and place in that frame."""
     centre = spot.corners.mean(axis=0)
-    side = SPOT_SIZE * max(spot.box[2] - spot.box[0], spot.box[3] - spot.box[1])
-    x0, y0 = (max(int(v - side / 2), 0) for v in centre)
-    window = photo[y0:int(y0 + side), x0:int(x0 + side)]
-    scale = FRAME_SIDE / max(window.shape[:2])
+    side = int(SPOT_SIZE * max(spot.box[2] - spot.box[0], spot.box[3] - spot.box[1]))
+    padded = cv2.copyMakeBorder(photo, side, side, side, side, cv2.BORDER_REPLICATE)
+    x0, y0 = (int(v - side / 2) + side for v in centre)  # the card in the middle of the view
+    window = padded[y0:y0 + side, x0:x0 + side]
+    scale = FRAME_SIDE / side
     frame = cv2.resize(window, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
-    corners = (spot.corners - (x0, y0)) * scale
+    corners = (spot.corners + side - (x0, y0)) * scale
     return frame, [(label, CardSpot(corners.astype(np.float32), spot.box))]
 
 
@@ -151,7 +152,7 @@ def _tilted(frame: np.ndarray, centres: list, degrees: float
     moved = cv2.perspectiveTransform(corners, homography).reshape(-1, 2)
     shift = np.array([[1, 0, -moved[:, 0].min()], [0, 1, -moved[:, 1].min()], [0, 0, 1]])
     homography = shift @ homography
-    size = (int(moved[:, 0].ptp()), int(moved[:, 1].ptp()))
+    size = (int(np.ptp(moved[:, 0])), int(np.ptp(moved[:, 1])))
     out = cv2.warpPerspective(frame, homography, size, borderMode=cv2.BORDER_REPLICATE)
     moved_centres = [(label, cv2.perspectiveTransform(c.reshape(1, 1, 2).astype(np.float64),
                                                       homography).reshape(2))

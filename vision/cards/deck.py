@@ -10,6 +10,7 @@ and near two of them, the reading is marked uncertain, never guessed.
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -55,7 +56,8 @@ class CardSeen:
 
 @dataclass(frozen=True)
 class CardsRead:
-    """The cards of one frame, largest first, and how long reading it took (ms)."""
+    """The cards of one frame, the one nearest its centre first, and how long reading it took
+    (ms)."""
 
     cards: list[CardSeen]
     ms: float
@@ -96,7 +98,7 @@ class Deck:
         self.looks = np.stack([look(load_image(f)) for f in files]) if files else _NO_LOOKS
 
     def teach(self, card_id: str, photo: np.ndarray) -> Taught:
-        """Learn ``card_id`` from ``photo`` (the largest card in it); raises
+        """Learn ``card_id`` from ``photo`` (the card nearest its centre); raises
         :class:`VisionError` for a bad id or a photo with no card."""
         if not CARD_ID.match(card_id):
             raise VisionError("cards.bad_id", id=repr(card_id))
@@ -111,9 +113,16 @@ class Deck:
         count = self.ids.count(card_id)  # a card taught again keeps its earlier pictures
         path = self.folder / (f"{card_id}{AGAIN}{count + 1}.png" if count else f"{card_id}.png")
         temporary = self.folder / f".{path.name}.tmp"
-        if not cv2.imwrite(str(temporary), picture):
-            raise VisionError("cards.not_saved", path=str(path))
-        temporary.replace(path)
+        encoded, data = cv2.imencode(".png", picture)
+        try:
+            with open(temporary, "wb") as file:
+                file.write(data.tobytes())
+                file.flush()
+                os.fsync(file.fileno())
+            temporary.replace(path)  # a crash leaves the picture whole or absent
+        except OSError as exc:
+            raise VisionError("cards.not_saved", path=str(path),
+                              detail=exc.strerror or exc) from None
         self.reload()
         return Taught(card_id, path, alike)
 

@@ -5,7 +5,8 @@ A card is a bright, nearly rectangular shape with a card's proportions: the fram
 :data:`WORK_SIDE` pixels, split into bright and dark (Otsu's threshold, and the edges between
 touching cards), and each outline whose convex hull has four corners, or fills its tightest
 rotated rectangle well enough, is a card. A thumb on a corner or a glare cuts into the outline,
-not into its hull or rectangle, so the card is still found where it lies.
+not into its hull or rectangle, so the card is still found where it lies. A card partly out
+of the frame is left out: what is out of view cannot be compared.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ class CardSpot:
 
 
 def find_cards(frame: np.ndarray) -> list[CardSpot]:
-    """Every card-shaped outline in ``frame`` (BGR uint8), largest first, none inside another."""
+    """Every card-shaped outline in ``frame`` (BGR uint8), none inside another, the one nearest
+    the frame's centre first (the card spot: where a card is shown to the camera)."""
     scale = WORK_SIDE / max(frame.shape[:2])
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
         if scale < 1 else frame
@@ -45,7 +47,8 @@ def find_cards(frame: np.ndarray) -> list[CardSpot]:
     bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     area = gray.shape[0] * gray.shape[1]
-    spots = [spot for c in contours if (spot := _card_outline(c, area)) is not None]
+    spots = [spot for c in contours if not _cut_by_edge(c, gray.shape)
+             and (spot := _card_outline(c, area)) is not None]
     spots.sort(key=lambda c: -cv2.contourArea(c.astype(np.float32)))
     found: list[CardSpot] = []
     for corners in spots:
@@ -58,7 +61,16 @@ def find_cards(frame: np.ndarray) -> list[CardSpot]:
         found.append(CardSpot(corners.astype(np.float32),
                               (max(int(x0), 0), max(int(y0), 0),
                                min(int(x1), width), min(int(y1), height))))
-    return found
+    centre = np.array(frame.shape[1::-1], np.float32) / 2
+    return sorted(found, key=lambda spot: float(np.linalg.norm(spot.corners.mean(axis=0)
+                                                               - centre)))
+
+
+def _cut_by_edge(contour: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether the outline runs along the frame's edge: a card partly out of view, which
+    cannot be read whole."""
+    x, y, width, height = cv2.boundingRect(contour)
+    return x <= 1 or y <= 1 or x + width >= shape[1] - 1 or y + height >= shape[0] - 1
 
 
 def _card_outline(contour: np.ndarray, frame_area: int) -> np.ndarray | None:

@@ -13,11 +13,15 @@ host, as an unknown tag does.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import cv2
+import numpy as np
 
 from companion.engine import Expectation, Message
 from vision.cards import CardSeen, Deck, read_cards
@@ -36,6 +40,22 @@ WINDOW = 10.0  # seconds during which the same card shown again is the same show
 def taught_cards(data_dir: Path) -> Path:
     """Where the cards taught from photos are kept: beside the owner's definitions."""
     return Path(data_dir) / "definitions" / "photos"
+
+
+def deck_of(data_dir: Path) -> Deck:
+    """The taught cards of ``data_dir``, loaded once and brought up to date at each call (the
+    card watcher, the camera view and the doctor share them)."""
+    folder = taught_cards(data_dir)
+    with _decks_lock:
+        deck = _decks.get(folder)
+        if deck is None:
+            deck = _decks[folder] = Deck(folder)
+    deck.reload()
+    return deck
+
+
+_decks: dict[Path, Deck] = {}
+_decks_lock = threading.Lock()
 
 
 def card_record(seen: CardSeen, expectation: Expectation) -> dict[str, Any] | Message:
@@ -90,7 +110,7 @@ class CardWatcher(Worker):
         super().__init__()
         self.camera, self.expects, self.look_seconds, self.clock = \
             camera, expects, look_seconds, clock
-        self.deck = Deck(taught_cards(data_dir))
+        self.data_dir = Path(data_dir)
         self.status = status if status is not None else Status()
         self.showing = Showing()
         self.seen: list[CardSeen] = []  # what the last look saw (the host page's camera view)
@@ -105,8 +125,7 @@ class CardWatcher(Worker):
         expectation = self.expects()
         if last is None or expectation.template("card") is None:
             return
-        self.deck.reload()
-        self.seen = read_cards(last[1], self.deck).cards
+        self.seen = read_cards(last[1], deck_of(self.data_dir)).cards
         shown = self.showing.feed(self.seen[0] if self.seen else None, self.clock())
         if shown is not None:
             emit(card_record(shown, expectation))
@@ -118,3 +137,54 @@ class CardWatcher(Worker):
             except Exception as exc:  # noqa: BLE001 - a reader bug must not stop the camera
                 self.status.problem("card-reader", Message(
                     "problem.reader_failed", {"detail": f"{type(exc).__name__}: {exc}"}))
+
+
+# -- what the host page's camera view and the doctor show -------------------------------------
+
+SURE, UNSURE, UNKNOWN, SPOT = (60, 200, 60), (0, 150, 255), (160, 160, 160), (255, 255, 255)
+
+
+def draw_cards(image: np.ndarray, cards: list[CardSeen], scale: float) -> np.ndarray:
+    """``image`` (a frame scaled by ``scale``) with the card spot (a cross at its centre, where
+    a card is shown) and a box round each card seen, named (green when sure, orange when not,
+    grey with a question mark when not taught)."""
+    height, width = image.shape[:2]
+    cv2.drawMarker(image, (width // 2, height // 2), SPOT, cv2.MARKER_CROSS, 24, 1)
+    for card in cards:
+        x0, y0, x1, y1 = (round(v * scale) for v in card.box)
+        colour = UNKNOWN if card.id is None else UNSURE if card.uncertain else SURE
+        cv2.rectangle(image, (x0, y0), (x1, y1), colour, 2)
+        cv2.putText(image, card.id or "?", (x0, max(12, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.5, colour, 1, cv2.LINE_AA)
+    return image
+
+
+@dataclass(frozen=True)
+class SelfTest:
+    """The doctor's test of the taught cards: how many, those not named as themselves when
+    shown on a table (each taught picture, on a dark canvas), and the slowest reading (ms)."""
+
+    taught: int
+    misread: list[str]
+    ms: float
+
+
+def self_test(data_dir: Path) -> SelfTest:
+    """Show each taught card's first picture to the reader (see :class:`SelfTest`)."""
+    deck = deck_of(data_dir)
+    ids, _ = deck.taught()
+    misread, slowest = list(deck.damaged), 0.0
+    for card_id in dict.fromkeys(ids):
+        picture = cv2.imread(str(deck.folder / f"{card_id}.png"))
+        if picture is None:
+            misread.append(card_id)
+            continue
+        canvas = np.full((480, 640, 3), 40, np.uint8)
+        card = cv2.resize(picture, (200, 300), interpolation=cv2.INTER_AREA)
+        canvas[90:390, 220:420] = card
+        read = read_cards(canvas, deck)
+        slowest = max(slowest, read.ms)
+        first = read.cards[0] if read.cards else None
+        if first is None or card_id not in (first.id, *first.alike):
+            misread.append(card_id)
+    return SelfTest(len({*ids, *deck.damaged}), misread, slowest)

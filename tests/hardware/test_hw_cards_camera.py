@@ -14,9 +14,11 @@ from card_photos import shown_frame, teaching_photo
 from demos import demo
 
 from companion.engine import Message, Session
-from hardware.cards import CardWatcher, Showing, taught_cards
+from hardware.cards import SURE, CardWatcher, Showing, deck_of, taught_cards
+from hardware.doctor import check_cards
+from hardware.preview import card_view, render
 from hardware.table import Table
-from vision.cards import CardSeen, Deck
+from vision.cards import CardSeen, Deck, read_cards
 
 SHOWN = "green-1-striped-diamond"  # the photographed card shown in every game
 OTHER = "red-2-solid-oval"
@@ -139,3 +141,29 @@ def test_a_showing_is_reported_once_and_again_only_after_its_window():
     reported = [(card, now) for card, now in looks
                 if showing.feed(None if card is None else seen(card), now) is not None]
     assert reported == [("a", 0.2), ("b", 1.4), ("a", 20.2)]
+
+
+def test_doctor_shows_each_taught_card_to_the_reader(data_dir):
+    assert check_cards(data_dir).ok is None  # nothing taught: the fix says how
+    assert "cards photo" in check_cards(data_dir).fix
+    deck = Deck(taught_cards(data_dir))
+    deck.teach("incube", teaching_photo(SHOWN))
+    deck.teach("goule", teaching_photo(OTHER))
+    check = check_cards(data_dir)
+    assert check.ok is True and check.detail.startswith("2 cards")
+    (taught_cards(data_dir) / "spectre.png").write_bytes(b"not a picture")
+    check = check_cards(data_dir)
+    assert check.ok is False and check.detail.endswith(": spectre")
+
+
+def test_the_camera_view_shows_the_card_spot_and_the_card_named_there(data_dir):
+    session = at_card(data_dir, "runemasters")
+    Deck(taught_cards(data_dir)).teach("shadow-red", teaching_photo(SHOWN))
+    frame = shown_frame(SHOWN)
+    image = card_view(frame, data_dir)
+    (card,) = [c for c in read_cards(frame, deck_of(data_dir)).cards if c.id == "shadow-red"]
+    x0, y0, x1, y1 = card.box
+    assert tuple(image[(y0 + y1) // 2, x0]) == SURE  # its box, green: named surely
+    jpeg = render(frame, session.expects(), data_dir)
+    assert jpeg[:2] == b"\xff\xd8"
+    session.close()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,7 +85,9 @@ class Deck:
         self.folder = Path(folder)
         self.ids: list[str] = []  # the card of each picture (a card taught twice has two)
         self.looks = _NO_LOOKS
+        self.damaged: list[str] = []  # cards whose picture could not be read (doctor names them)
         self._stamp: tuple | None = None
+        self._lock = threading.Lock()  # a camera thread names cards while a teaching reloads
         self.reload()
 
     def reload(self) -> None:
@@ -93,9 +96,23 @@ class Deck:
         stamp = tuple((f.name, f.stat().st_mtime_ns) for f in files)
         if stamp == self._stamp:
             return
-        self._stamp = stamp
-        self.ids = [f.stem.split(AGAIN)[0] for f in files]
-        self.looks = np.stack([look(load_image(f)) for f in files]) if files else _NO_LOOKS
+        ids, looks, damaged = [], [], []
+        for path in files:
+            try:
+                looks.append(look(load_image(path)))
+            except VisionError:  # one damaged picture leaves the others known
+                damaged.append(path.stem.split(AGAIN)[0])
+                continue
+            ids.append(path.stem.split(AGAIN)[0])
+        with self._lock:
+            self._stamp, self.ids, self.damaged = stamp, ids, damaged
+            self.looks = np.stack(looks) if looks else _NO_LOOKS
+
+    def taught(self) -> tuple[list[str], np.ndarray]:
+        """The card of each taught picture and its look, as loaded last (one consistent
+        pair)."""
+        with self._lock:
+            return self.ids, self.looks
 
     def teach(self, card_id: str, photo: np.ndarray) -> Taught:
         """Learn ``card_id`` from ``photo`` (the card nearest its centre); raises
@@ -106,11 +123,12 @@ class Deck:
         if not spots:
             raise VisionError("cards.none_in_photo")
         picture = straighten(photo, spots[0])
-        near = distances(look(picture), self.looks)
-        alike = sorted({i for i, d in zip(self.ids, near, strict=True)
+        ids, looks = self.taught()
+        near = distances(look(picture), looks)
+        alike = sorted({i for i, d in zip(ids, near, strict=True)
                         if d < ALIKE and i != card_id})
         self.folder.mkdir(parents=True, exist_ok=True)
-        count = self.ids.count(card_id)  # a card taught again keeps its earlier pictures
+        count = ids.count(card_id)  # a card taught again keeps its earlier pictures
         path = self.folder / (f"{card_id}{AGAIN}{count + 1}.png" if count else f"{card_id}.png")
         temporary = self.folder / f".{path.name}.tmp"
         encoded, data = cv2.imencode(".png", picture)
@@ -128,11 +146,12 @@ class Deck:
 
     def name(self, card: np.ndarray, box: tuple[int, int, int, int]) -> CardSeen:
         """Which taught card the straightened ``card`` is, as sure as its look allows."""
-        if not self.ids:
+        ids, looks = self.taught()
+        if not ids:
             return CardSeen(None, 1.0, False, box)
-        near = distances(look(card), self.looks)
+        near = distances(look(card), looks)
         by_card: dict[str, float] = {}
-        for card_id, distance in zip(self.ids, near.tolist(), strict=True):
+        for card_id, distance in zip(ids, near.tolist(), strict=True):
             by_card[card_id] = min(distance, by_card.get(card_id, distance))
         ranked = sorted(by_card, key=by_card.__getitem__)
         best = max(by_card[ranked[0]], 1e-6)

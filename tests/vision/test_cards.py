@@ -15,7 +15,7 @@ from card_photos import board_cards, shown_frame, teaching_photo
 from benchmarks.cards import transform
 from companion.cli import main
 from vision import VisionError
-from vision.cards import Deck, find_cards, read_cards
+from vision.cards import Deck, find_cards, read_cards, straighten
 
 TAUGHT_BOARDS = ("red-2", "green-1")
 
@@ -106,3 +106,25 @@ def test_the_command_teaches_a_card_and_prints_what_the_camera_would_report(tmp_
     assert Path(tmp_path / "data" / "definitions" / "photos" / "red-2-solid-oval.png").exists()
     assert main(["cards", "read", str(tmp_path / "missing.jpg"), *data]) == 2
     assert "missing.jpg" in capsys.readouterr().err
+
+
+def _lay(table: np.ndarray, card: np.ndarray, centre: tuple[int, int], angle: float) -> None:
+    """Lay the straightened ``card`` on ``table``, turned by ``angle`` degrees."""
+    picture = cv2.resize(card, (150, 225))
+    turn = cv2.getRotationMatrix2D((75, 112.5), angle, 1.0)
+    turn[:, 2] += (centre[0] - 75, centre[1] - 112.5)
+    size = table.shape[1::-1]
+    under = cv2.warpAffine(np.full((225, 150), 255, np.uint8), turn, size) > 0
+    table[under] = cv2.warpAffine(picture, turn, size)[under]
+
+
+def test_a_card_lying_on_other_cards_is_named_and_those_under_it_are_not(deck):
+    table = np.full((480, 640, 3), 45, np.uint8)
+    for card, centre, angle in (("red-2-solid-oval", (260, 230), 35),
+                                ("green-1-solid-oval", (380, 260), -20)):
+        photo = teaching_photo(card)
+        _lay(table, straighten(photo, find_cards(photo)[0]), centre, angle)
+    frame = shown_frame("green-1-striped-diamond")
+    _lay(table, straighten(frame, find_cards(frame)[0]), (320, 240), 10)
+    seen = read_cards(table, deck).cards
+    assert [(c.id, c.uncertain) for c in seen] == [("green-1-striped-diamond", False)]

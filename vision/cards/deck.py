@@ -10,7 +10,6 @@ and near two of them, the reading is marked uncertain, never guessed.
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 import time
@@ -21,6 +20,7 @@ import cv2
 import numpy as np
 
 from ..imageio import load_image
+from ..profile import write_atomic
 from ..say import VisionError
 from .find import find_cards, straighten
 from .looks import GRID, distances, look
@@ -129,16 +129,12 @@ class Deck:
         alike = sorted({i for i, d in zip(ids, near, strict=True)
                         if d < ALIKE and i != card_id})
         self.folder.mkdir(parents=True, exist_ok=True)
-        count = ids.count(card_id)  # a card taught again keeps its earlier pictures
-        path = self.folder / (f"{card_id}{AGAIN}{count + 1}.png" if count else f"{card_id}.png")
-        temporary = self.folder / f".{path.name}.tmp"
-        encoded, data = cv2.imencode(".png", picture)
-        try:
-            with open(temporary, "wb") as file:
-                file.write(data.tobytes())
-                file.flush()
-                os.fsync(file.fileno())
-            temporary.replace(path)  # a crash leaves the picture whole or absent
+        path, again = self.folder / f"{card_id}.png", 1
+        while path.exists():  # a card taught again keeps its earlier pictures
+            again += 1
+            path = self.folder / f"{card_id}{AGAIN}{again}.png"
+        try:  # a crash leaves the picture whole or absent
+            write_atomic(path, cv2.imencode(".png", picture)[1].tobytes())
         except OSError as exc:
             raise VisionError("cards.not_saved", path=str(path),
                               detail=exc.strerror or exc) from None

@@ -150,7 +150,7 @@ def test_doctor_shows_each_taught_card_to_the_reader(data_dir):
     deck.teach("incube", teaching_photo(SHOWN))
     deck.teach("goule", teaching_photo(OTHER))
     check = check_cards(data_dir)
-    assert check.ok is True and check.detail.startswith("2 cards")
+    assert check.ok is True and check.detail.startswith("2 cards taught")
     (taught_cards(data_dir) / "spectre.png").write_bytes(b"not a picture")
     check = check_cards(data_dir)
     assert check.ok is False and check.detail.endswith(": spectre")

@@ -2,12 +2,12 @@
 expects, exactly as a tag swipe does.
 
 The watcher looks at the frames the dice watcher reads (the camera's :class:`FrameTap`: a Pi
-camera opens once) a few times a second, and only while the game waits for a card. A card is
-reported when the same reading holds for :data:`SETTLE` looks in a row; it is one event however
-long it stays in view, and shown again within ``window`` seconds it is the same showing (as a
-tag held on a reader is one swipe, and a tray not rolled again is not read again). A card not
-taught, or one the reader is unsure of, is never guessed: it becomes a warning that asks the
-host, as an unknown tag does.
+camera opens once) a few times a second, and sends what it sees only while the game waits for
+a card. A card is reported when the same reading holds for :data:`SETTLE` looks in a row; it is
+one event however long it stays in view, and shown again within ``window`` seconds it is the
+same showing (as a tag held on a reader is one swipe, and a tray not rolled again is not read
+again). A card not taught, or one the reader is unsure of, is never guessed: it becomes a
+warning that asks the host, as an unknown tag does.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.engine import Expectation, Message
+from companion.engine import Expectation, Message, Template
 from vision.cards import CardSeen, Deck, read_cards
 
 from .frames import FrameTap
@@ -58,16 +58,13 @@ _decks: dict[Path, Deck] = {}
 _decks_lock = threading.Lock()
 
 
-def card_record(seen: CardSeen, expectation: Expectation) -> dict[str, Any] | Message:
-    """The event a card shown makes (the card template the game expects, filled as a swipe
+def card_record(seen: CardSeen, template: Template) -> dict[str, Any] | Message:
+    """The event a card shown makes (the card ``template`` the game expects, filled as a swipe
     fills it), or the warning that asks the host instead."""
     if seen.id is None:
         return Message("cards.unknown", {})
     if seen.uncertain:
         return Message("cards.unsure", {"cards": ", ".join((seen.id, *seen.alike))})
-    template = expectation.template("card")
-    if template is None:
-        return Message("tags.not_now", {"card": seen.id})
     return {**template.fill(seen.id), "source": "camera"}
 
 
@@ -120,15 +117,18 @@ class CardWatcher(Worker):
         self._launch(self._run, emit, name=f"cards {self.camera.name}")
 
     def look(self, emit: Emit) -> None:
-        """Look at the camera's last frame once (when the game waits for a card)."""
+        """Look at the camera's last frame once. A card shown while the game waits for none
+        counts as shown (not sent when the game asks later: it may be the last card drawn,
+        still lying there); with no card taught, the camera reads no cards."""
         last = self.camera.last()
-        expectation = self.expects()
-        if last is None or expectation.template("card") is None:
+        deck = deck_of(self.data_dir)
+        if last is None or not deck.taught()[0]:
             return
-        self.seen = read_cards(last[1], deck_of(self.data_dir)).cards
+        self.seen = read_cards(last[1], deck).cards
         shown = self.showing.feed(self.seen[0] if self.seen else None, self.clock())
-        if shown is not None:
-            emit(card_record(shown, expectation))
+        template = self.expects().template("card")
+        if shown is not None and template is not None:
+            emit(card_record(shown, template))
 
     def _run(self, emit: Emit) -> None:
         while not self._stop.wait(self.look_seconds):

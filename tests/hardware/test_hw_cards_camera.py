@@ -13,7 +13,7 @@ import pytest
 from card_photos import shown_frame, teaching_photo
 from demos import demo
 
-from companion.engine import Message, Session
+from companion.engine import Expectation, Message, Session
 from hardware.cards import SURE, CardWatcher, Showing, deck_of, taught_cards
 from hardware.doctor import check_cards
 from hardware.preview import card_view, render
@@ -166,4 +166,34 @@ def test_the_camera_view_shows_the_card_spot_and_the_card_named_there(data_dir):
     assert tuple(image[(y0 + y1) // 2, x0]) == SURE  # its box, green: named surely
     jpeg = render(frame, session.expects(), data_dir)
     assert jpeg[:2] == b"\xff\xd8"
+    session.close()
+
+
+def test_a_card_left_at_the_spot_before_the_game_asks_is_not_sent(data_dir):
+    session = at_card(data_dir, "runemasters")
+    Deck(taught_cards(data_dir)).teach("shadow-red", teaching_photo(SHOWN))
+    asking = [False]
+    spot, clock, records = Spot(), Clock(), []
+    watcher = CardWatcher(spot, lambda: session.expects() if asking[0]
+                          else Expectation("nothing", ()), data_dir, clock=clock)
+    spot.frame = shown_frame(SHOWN)  # the last card drawn, still lying there
+    for _ in range(3):
+        watcher.look(records.append)
+        clock.now += 0.2
+    asking[0] = True
+    for _ in range(3):
+        watcher.look(records.append)
+        clock.now += 0.2
+    assert records == []
+    session.close()
+
+
+def test_with_no_card_taught_the_camera_reads_no_cards(data_dir):
+    session = at_card(data_dir, "runemasters")
+    spot, records = Spot(), []
+    watcher = CardWatcher(spot, session.expects, data_dir, clock=Clock())
+    spot.frame = shown_frame(SHOWN)
+    watcher.look(records.append)
+    watcher.look(records.append)
+    assert records == [] and watcher.seen == []
     session.close()

@@ -4,9 +4,10 @@ same upright rectangle of pixels, the only view the matcher compares).
 A card is a bright, nearly rectangular shape with a card's proportions: the frame is reduced to
 :data:`WORK_SIDE` pixels, split into bright and dark (Otsu's threshold, and the edges between
 touching cards), and each outline whose convex hull has four corners, or fills its tightest
-rotated rectangle well enough, is a card. A thumb on a corner or a glare cuts into the outline,
-not into its hull or rectangle, so the card is still found where it lies. A card partly out
-of the frame is left out: what is out of view cannot be compared.
+rotated rectangle well enough, is a card; the pale parts alone are searched too, so that a thumb
+as bright as the card, joined to its outline, is cut off it. A thumb on a corner or a glare cuts
+into the outline, not into its hull or rectangle, so the card is still found where it lies. A
+card partly out of the frame is left out: what is out of view cannot be compared.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ MIN_AREA = 0.008  # of the frame: a smaller outline is not a card
 MAX_AREA = 0.6
 ASPECTS = (1.15, 1.95)  # long side over short side of the cards looked for (playing: 1.4)
 MIN_FILL = 0.82  # the outline's area over its rectangle's: lower is a blob, not a card
+PAPER_SATURATION = 60  # of 255: paler is card stock; a thumb or a coloured table is more
 CARD_SIZE = (240, 360)  # (width, height) of a straightened card, in pixels
 
 
@@ -43,9 +45,12 @@ def find_cards(frame: np.ndarray) -> list[CardSpot]:
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
     _, bright = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
-    bright[edges > 0] = 0  # touching cards part along their edges
-    bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    saturation = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[..., 1]
+    contours: list[np.ndarray] = []
+    for mask in (bright, bright & (saturation < PAPER_SATURATION).astype(np.uint8) * 255):
+        mask[edges > 0] = 0  # touching cards part along their edges
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        contours += cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
     area = gray.shape[0] * gray.shape[1]
     spots = [spot for c in contours if not _cut_by_edge(c, gray.shape)
              and (spot := _card_outline(c, area)) is not None]

@@ -32,7 +32,7 @@ def look(card: np.ndarray) -> np.ndarray:
     grey = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0
     coarse = cv2.resize(grey, GRID, interpolation=cv2.INTER_AREA)
     kernel = np.ones((WHITE_KERNEL, WHITE_KERNEL), np.uint8)
-    white = cv2.blur(cv2.dilate(coarse, kernel), (WHITE_KERNEL, WHITE_KERNEL))
+    white = cv2.blur(cv2.morphologyEx(coarse, cv2.MORPH_CLOSE, kernel), (3, 3))
     reflect = np.minimum(grey / cv2.resize(white, grey.shape[::-1]), 1.2)
     detail = np.abs(cv2.Laplacian(reflect, cv2.CV_32F, ksize=3))
     colour = cv2.resize(inner, GRID, interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0

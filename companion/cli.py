@@ -241,6 +241,8 @@ def _definition_from(args: argparse.Namespace) -> dict[str, Any]:
 def cmd_cards(args: argparse.Namespace) -> int:
     """List, add, edit or forget the owner's definitions of a game; export or import them all
     (a box's file)."""
+    if args.action in ("photo", "read"):
+        return _card_photos(args)
     game = find_game(args.game or next(iter(installed_games())))
     session = Session(_paths(args), readonly=args.action in ("list", "export"))
     try:
@@ -282,6 +284,55 @@ def _cards(args: argparse.Namespace, game: Game, session: Session) -> int:
     definition = game.check_definition(args.kind, {"id": args.id, **data})
     store.save(args.kind, args.id, definition)
     _say(args, "cli.cards.saved", kind=args.kind, id=args.id, path=str(store.path))
+    return 0
+
+
+def _card_photos(args: argparse.Namespace) -> int:
+    """``cards photo CARD_ID PHOTO``: teach a card from a photo (under the data directory's
+    lock, as every change); ``cards read PHOTO``: the cards the camera would report there."""
+    from hardware.cards import taught_cards
+    from vision import VisionError, load_image
+    from vision.cards import Deck, read_cards
+
+    photo = args.id if args.action == "read" else args.photo
+    if not args.id or not photo:
+        raise RuleError("event.missing_field", event=f"cards {args.action}",
+                        field="photo" if args.id else "id")
+    paths = _paths(args)
+    try:
+        frame = load_image(photo)
+        if args.action == "read":
+            return _print_cards(args, photo, read_cards(frame, Deck(taught_cards(paths.root))))
+        session = Session(paths)  # one writer per data directory
+        try:
+            taught = Deck(taught_cards(paths.root)).teach(args.id, frame)
+        finally:
+            session.close()
+    except VisionError as error:
+        print(error.text(_lang(args)), file=sys.stderr)
+        return 2
+    _say(args, "cli.cards.photo_saved", id=taught.id, photo=photo, path=str(taught.path))
+    if taught.alike:
+        _say(args, "cli.cards.photo_alike", id=taught.id, alike=", ".join(taught.alike))
+    return 0
+
+
+def _print_cards(args: argparse.Namespace, photo: str, read: Any) -> int:
+    """Print what ``cards read`` saw: JSON with ``--json``, else a line per card."""
+    if args.json:
+        print(json.dumps(read.to_json(), ensure_ascii=False))
+        return 0
+    lang = _lang(args)
+    for card in read.cards:
+        box = ",".join(str(v) for v in card.box)
+        if card.id is None:
+            _say(args, "cli.cards.read_unknown", box=box)
+        else:
+            unsure = render(Message("cli.cards.read_unsure"), lang) if card.uncertain else ""
+            _say(args, "cli.cards.read_card", id=card.id, confidence=f"{card.confidence:.2f}",
+                 unsure=unsure, box=box)
+    if not read.cards:
+        _say(args, "cli.cards.read_none", photo=photo)
     return 0
 
 
@@ -406,8 +457,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     undo.set_defaults(func=cmd_undo)
 
     cards = sub.add_parser("cards", help="the owner's definitions of cards, tiles, heroes...")
-    cards.add_argument("action", choices=("list", "add", "edit", "forget", "export", "import"))
-    cards.add_argument("id", nargs="?", help="the definition's id (export, import: the file)")
+    cards.add_argument("action", choices=("list", "add", "edit", "forget", "export", "import",
+                                          "photo", "read"))
+    cards.add_argument("id", nargs="?",
+                       help="the definition's id (export, import: the file; read: the photo)")
+    cards.add_argument("photo", nargs="?", help="photo: the photo of the card to teach")
     cards.add_argument("--replace", action="store_true",
                        help="import: the file's values win where they differ from yours")
     cards.add_argument("--game", default=None,

@@ -145,7 +145,8 @@ def start(session: Session, config: Config, announcer: Announcer | None = None,
         status.held.add(reader.name)
         table.add(TagSource(reader, status, window=config["rfid"]["repeat_window"]))
     if camera is not None:
-        from .dice import DiceWatcher  # needs vision (OpenCV): only with a camera
+        from .cards import CardWatcher  # needs vision (OpenCV): only with a camera
+        from .dice import DiceWatcher
 
         status.held.add(camera.name)
         table.camera = FrameTap(camera)
@@ -153,6 +154,8 @@ def start(session: Session, config: Config, announcer: Announcer | None = None,
                               subscribe=session.subscribe)
         table.add(watcher)
         table.actions["roll"] = watcher.read_now
+        table.add(CardWatcher(table.camera, session.expects, data_dir or session.data_dir,
+                              status))
     for plugin in plugin_sources(config, status, session.expects, data_dir or session.data_dir):
         table.add(plugin)  # a failing plugin is reported by its status; the rest runs
     return table

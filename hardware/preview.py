@@ -1,5 +1,6 @@
 """The host page's camera view: what the camera sees, with a box round each die found, so the
-owner can aim the camera at the tray.
+owner can aim the camera at the tray; while the game waits for a card, the card spot and the
+cards seen there, named.
 
 The view is the last frame the dice watcher read, scaled to a phone's width, as a JPEG. When the
 game waits for dice, the boxes carry the faces read for the awaited profile (green when sure,
@@ -17,7 +18,9 @@ import numpy as np
 
 import vision
 from companion.engine import Expectation
+from vision.cards import read_cards
 
+from .cards import deck_of, draw_cards
 from .frames import FrameTap
 
 WIDTH = 640
@@ -32,9 +35,7 @@ _lock = threading.Lock()
 
 def annotate(frame: np.ndarray, roll: vision.Roll, faces: bool) -> np.ndarray:
     """``frame`` scaled to :data:`WIDTH` with a box round each die of ``roll`` (and its face)."""
-    scale = min(1.0, WIDTH / frame.shape[1])
-    image = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
-        if scale < 1.0 else frame.copy()
+    image, scale = scaled(frame)
     for die in roll.dice:
         x0, y0, x1, y1 = (round(v * scale) for v in die.box)
         colour = UNSURE if die.uncertain else SURE
@@ -46,12 +47,29 @@ def annotate(frame: np.ndarray, roll: vision.Roll, faces: bool) -> np.ndarray:
 
 
 def render(frame: np.ndarray, expectation: Expectation, data_dir: Path) -> bytes:
-    """The camera view of ``frame`` as JPEG bytes, for what the game expects now."""
+    """The camera view of ``frame`` as JPEG bytes, for what the game expects now (the cards
+    seen, when it waits for a card)."""
+    if expectation.template("card") is not None:
+        return jpeg(card_view(frame, data_dir), QUALITY)
     awaited = expectation.kind == "dice" and expectation.profile is not None
     profile = expectation.profile if awaited else ANY_DICE
     roll = vision.read(frame, profile, data_dir=data_dir,
                        expected=expectation.count if awaited else None)
     return jpeg(annotate(frame, roll, awaited), QUALITY)
+
+
+def card_view(frame: np.ndarray, data_dir: Path) -> np.ndarray:
+    """``frame`` scaled to :data:`WIDTH` with the card spot and the cards the camera sees."""
+    image, scale = scaled(frame)
+    return draw_cards(image, read_cards(frame, deck_of(data_dir)).cards, scale)
+
+
+def scaled(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """A copy of ``frame`` at most :data:`WIDTH` wide to draw on, and its scale."""
+    scale = min(1.0, WIDTH / frame.shape[1])
+    image = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
+        if scale < 1.0 else frame.copy()
+    return image, scale
 
 
 def jpeg(image: np.ndarray, quality: int) -> bytes:

@@ -274,13 +274,14 @@ def _write_taught(name: str, taught: dict[str, list[list[float]]], data_dir: Pat
     return path
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` in one step (a crash leaves the old or the new), on disk
-    with its folder when this returns: what the owner taught is acknowledged only then."""
+def write_atomic(path: Path, text: str | bytes) -> None:
+    """Replace ``path`` with ``text`` (or bytes: a taught card's picture) in one step (a crash
+    leaves the old or the new), on disk with its folder when this returns: what the owner
+    taught is acknowledged only then."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
+        with os.fdopen(fd, "wb") as out:
+            out.write(text.encode("utf-8") if isinstance(text, str) else text)
             out.flush()
             os.fsync(out.fileno())
         os.replace(tmp, path)

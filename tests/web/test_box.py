@@ -58,7 +58,8 @@ def test_doctor_without_sensors_checks_like_the_command(app, quiet):
     data = host.client.get("/api/doctor").json
     checks = {c["name"]: c["ok"] for c in data["checks"]}
     assert checks == {"config": True, "SPI": None, "I2C": None, "RFID reader": None,
-                      "camera": None, "dice reader": True, "pins": True, "source plugins": None,
+                      "camera": None, "dice reader": True, "card camera": None, "pins": True,
+                      "source plugins": None,
                       "MQTT broker": None, "speech": None, "games": True, "last tag": None,
                       "journal": True, "storage": True}
     assert data["ok"] is True

@@ -1,0 +1,130 @@
+"""The card camera's reader on real photos: a card taught from one photo is named in a photo
+taken another day, turned or seen from an angle; a card not taught is said unknown; two taught
+cards that look alike are reported when taught and asked, never guessed, when read."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from card_photos import board_cards, shown_frame, teaching_photo
+
+from benchmarks.cards import transform
+from companion.cli import main
+from vision import VisionError
+from vision.cards import Deck, find_cards, read_cards, straighten
+
+TAUGHT_BOARDS = ("red-2", "green-1")
+
+
+@pytest.fixture(scope="module")
+def deck(tmp_path_factory: pytest.TempPathFactory) -> Deck:
+    """The 18 cards of two boards, each taught from one photo."""
+    deck = Deck(tmp_path_factory.mktemp("cards"))
+    for board in TAUGHT_BOARDS:
+        for card in board_cards(board):
+            deck.teach(card, teaching_photo(card))
+    return deck
+
+
+@pytest.mark.parametrize("card", ["red-2-solid-oval", "red-2-striped-squiggle",
+                                  "green-1-solid-diamond", "green-1-striped-diamond"])
+def test_a_card_taught_from_one_photo_is_named_in_a_photo_of_another_day(deck, card):
+    frame = shown_frame(card)
+    read = read_cards(frame, deck)
+    seen = read.cards[0]  # the card at the spot: nearest the frame's centre
+    assert (seen.id, seen.uncertain) == (card, False)
+    x0, y0, x1, y1 = seen.box
+    assert x0 < frame.shape[1] / 2 < x1 and y0 < frame.shape[0] / 2 < y1
+    assert 0.5 < seen.confidence <= 1.0
+
+
+@pytest.mark.parametrize("condition", ["rotated", "tilted"])
+def test_a_card_turned_or_seen_from_an_angle_is_still_named(deck, condition):
+    card = "green-1-striped-diamond"
+    frame = shown_frame(card)
+    spots = find_cards(frame)
+    turned, centres = transform(condition, frame, [(card, spots[0])], np.random.default_rng(4))
+    (x, y) = centres[0][1]
+    seen = [c for c in read_cards(turned, deck).cards
+            if c.box[0] <= x <= c.box[2] and c.box[1] <= y <= c.box[3]]
+    assert [(c.id, c.uncertain) for c in seen] == [(card, False)]
+
+
+@pytest.mark.parametrize("card", ["purple-3-solid-oval", "purple-3-solid-squiggle"])
+def test_a_card_not_taught_is_said_unknown_not_guessed(deck, card):
+    seen = read_cards(shown_frame(card), deck).cards[0]
+    assert (seen.id, seen.uncertain) == (None, False)
+
+
+def test_two_cards_alike_are_reported_when_taught_and_asked_when_read(tmp_path):
+    deck = Deck(tmp_path)
+    photo = teaching_photo("red-2-solid-oval")  # two copies of one card: same art
+    assert deck.teach("flamethrower-1", photo).alike == []
+    assert deck.teach("flamethrower-2", photo).alike == ["flamethrower-1"]
+    seen = read_cards(shown_frame("red-2-solid-oval"), deck).cards[0]
+    assert seen.uncertain
+    assert {seen.id, *seen.alike} == {"flamethrower-1", "flamethrower-2"}
+
+
+def test_a_card_taught_again_keeps_its_first_picture(tmp_path):
+    deck = Deck(tmp_path)
+    deck.teach("incube", teaching_photo("green-1-solid-oval"))
+    deck.teach("incube", teaching_photo("green-1-solid-oval"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["incube.png", "incube@2.png"]
+    assert Deck(tmp_path).ids == ["incube", "incube"]
+
+
+def test_bad_teaching_says_what_is_wrong_and_writes_nothing(tmp_path):
+    deck = Deck(tmp_path / "cards")
+    with pytest.raises(VisionError) as error:
+        deck.teach("not a card/id", teaching_photo("green-1-solid-oval"))
+    assert error.value.key == "cards.bad_id"
+    with pytest.raises(VisionError) as error:
+        deck.teach("incube", np.full((480, 640, 3), 120, np.uint8))
+    assert error.value.key == "cards.none_in_photo"
+    assert "carte" in error.value.text("fr")
+    assert not (tmp_path / "cards").exists()
+
+
+def test_the_command_teaches_a_card_and_prints_what_the_camera_would_report(tmp_path, capsys):
+    teach, shown = tmp_path / "teach.jpg", tmp_path / "shown.jpg"
+    cv2.imwrite(str(teach), teaching_photo("red-2-solid-oval"))
+    cv2.imwrite(str(shown), shown_frame("red-2-solid-oval"))
+    data = ["--data-dir", str(tmp_path / "data"), "--lang", "en"]
+    assert main(["cards", "photo", "red-2-solid-oval", str(teach), *data]) == 0
+    assert "taught red-2-solid-oval" in capsys.readouterr().out
+    assert main(["cards", "read", str(shown), "--json", *data]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert set(report) == {"cards", "ms"}
+    card = report["cards"][0]
+    assert set(card) == {"id", "confidence", "uncertain", "box"} and len(card["box"]) == 4
+    assert (card["id"], card["uncertain"]) == ("red-2-solid-oval", False)
+    assert Path(tmp_path / "data" / "definitions" / "photos" / "red-2-solid-oval.png").exists()
+    assert main(["cards", "read", str(tmp_path / "missing.jpg"), *data]) == 2
+    assert "missing.jpg" in capsys.readouterr().err
+
+
+def _lay(table: np.ndarray, card: np.ndarray, centre: tuple[int, int], angle: float) -> None:
+    """Lay the straightened ``card`` on ``table``, turned by ``angle`` degrees."""
+    picture = cv2.resize(card, (150, 225))
+    turn = cv2.getRotationMatrix2D((75, 112.5), angle, 1.0)
+    turn[:, 2] += (centre[0] - 75, centre[1] - 112.5)
+    size = table.shape[1::-1]
+    under = cv2.warpAffine(np.full((225, 150), 255, np.uint8), turn, size) > 0
+    table[under] = cv2.warpAffine(picture, turn, size)[under]
+
+
+def test_a_card_lying_on_other_cards_is_named_and_those_under_it_are_not(deck):
+    table = np.full((480, 640, 3), 45, np.uint8)
+    for card, centre, angle in (("red-2-solid-oval", (260, 230), 35),
+                                ("green-1-solid-oval", (380, 260), -20)):
+        photo = teaching_photo(card)
+        _lay(table, straighten(photo, find_cards(photo)[0]), centre, angle)
+    frame = shown_frame("green-1-striped-diamond")
+    _lay(table, straighten(frame, find_cards(frame)[0]), (320, 240), 10)
+    seen = read_cards(table, deck).cards
+    assert [(c.id, c.uncertain) for c in seen] == [("green-1-striped-diamond", False)]

@@ -1,0 +1,176 @@
+"""The cards the owner taught, one photo each, and the reading of a frame against them.
+
+Each taught card is kept as its straightened picture, ``<folder>/<card id>.png`` (taught again:
+``<card id>@2.png``..., the earlier pictures kept, each one a way the card may look): the look the
+matcher compares is computed from it when the deck is loaded, so a later, better matcher uses
+every card already taught. A card is named only when its look is near one taught card and
+clearly nearer it than any other; nearer none of them, it is a card not taught (``id`` None),
+and near two of them, the reading is marked uncertain, never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..imageio import load_image
+from ..profile import write_atomic
+from ..say import VisionError
+from .find import find_cards, straighten
+from .looks import GRID, distances, look
+
+# Distances between looks (vision.cards.looks.distances), set on real photos of the 81 cards of
+# SET (benchmarks/cards.py): the same card read in another photo lay at about 0.07 (median) and
+# 0.18 (99th percentile), the nearest other card at 0.07 (1st percentile) and 0.08 (10th): many
+# cards of SET differ only by a hatching the camera may not see, so those are asked.
+SURE = 0.12  # a look this near a taught card can be that card
+KNOWN = 0.17  # farther than this from every taught card: a card not taught
+MARGIN = 1.4  # the second nearest card this many times farther: a sure reading (at 1.2, 0.4 %
+# of the benchmark's cards were named surely and wrongly; at 1.4, none)
+ALIKE = 0.09  # two taught cards nearer than this are reported alike when taught
+AGAIN = "@"  # <id>@2.png: the second picture of a card taught twice
+_NO_LOOKS = np.zeros((0, GRID[1], GRID[0], 4), np.float32)
+CARD_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
+
+
+@dataclass(frozen=True)
+class CardSeen:
+    """One card of a frame: the taught card it is (None: a card not taught), how sure the
+    reading is (0-1), whether it must be asked instead of trusted, and where it lies."""
+
+    id: str | None
+    confidence: float
+    uncertain: bool
+    box: tuple[int, int, int, int]
+    alike: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        """The card as ``companion cards read --json`` prints it."""
+        return {"id": self.id, "confidence": round(self.confidence, 3),
+                "uncertain": self.uncertain, "box": list(self.box)}
+
+
+@dataclass(frozen=True)
+class CardsRead:
+    """The cards of one frame, the one nearest its centre first, and how long reading it took
+    (ms)."""
+
+    cards: list[CardSeen]
+    ms: float
+
+    def to_json(self) -> dict:
+        """The reading as ``companion cards read --json`` prints it."""
+        return {"cards": [card.to_json() for card in self.cards], "ms": round(self.ms, 1)}
+
+
+@dataclass(frozen=True)
+class Taught:
+    """What teaching a card did: the card's id, where its picture is kept, and the taught cards
+    that look so much like it that a reading may not tell them apart."""
+
+    id: str
+    path: Path
+    alike: list[str] = field(default_factory=list)
+
+
+class Deck:
+    """The taught cards kept in ``folder`` (created on the first teaching)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+        self.ids: list[str] = []  # the card of each picture (a card taught twice has two)
+        self.looks = _NO_LOOKS
+        self.damaged: list[str] = []  # cards whose picture could not be read (doctor names them)
+        self._stamp: tuple | None = None
+        self._lock = threading.Lock()  # a camera thread names cards while a teaching reloads
+        self.reload()
+
+    def reload(self) -> None:
+        """Load the taught pictures again when the folder changed since they were loaded."""
+        files = sorted(self.folder.glob("*.png")) if self.folder.is_dir() else []
+        stamp = tuple((f.name, f.stat().st_mtime_ns) for f in files)
+        if stamp == self._stamp:
+            return
+        ids, looks, damaged = [], [], []
+        for path in files:
+            try:
+                looks.append(look(load_image(path)))
+            except VisionError:  # one damaged picture leaves the others known
+                damaged.append(path.stem.split(AGAIN)[0])
+                continue
+            ids.append(path.stem.split(AGAIN)[0])
+        with self._lock:
+            self._stamp, self.ids, self.damaged = stamp, ids, damaged
+            self.looks = np.stack(looks) if looks else _NO_LOOKS
+
+    def taught(self) -> tuple[list[str], np.ndarray]:
+        """The card of each taught picture and its look, as loaded last (one consistent
+        pair)."""
+        with self._lock:
+            return self.ids, self.looks
+
+    def teach(self, card_id: str, photo: np.ndarray) -> Taught:
+        """Learn ``card_id`` from ``photo`` (the card nearest its centre); raises
+        :class:`VisionError` for a bad id or a photo with no card."""
+        if not CARD_ID.match(card_id):
+            raise VisionError("cards.bad_id", id=repr(card_id))
+        spots = find_cards(photo)
+        if not spots:
+            raise VisionError("cards.none_in_photo")
+        picture = straighten(photo, spots[0])
+        ids, looks = self.taught()
+        near = distances(look(picture), looks)
+        alike = sorted({i for i, d in zip(ids, near, strict=True)
+                        if d < ALIKE and i != card_id})
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path, again = self.folder / f"{card_id}.png", 1
+        while path.exists():  # a card taught again keeps its earlier pictures
+            again += 1
+            path = self.folder / f"{card_id}{AGAIN}{again}.png"
+        try:  # a crash leaves the picture whole or absent
+            write_atomic(path, cv2.imencode(".png", picture)[1].tobytes())
+        except OSError as exc:
+            raise VisionError("cards.not_saved", path=str(path),
+                              detail=exc.strerror or exc) from None
+        self.reload()
+        return Taught(card_id, path, alike)
+
+    def name(self, card: np.ndarray, box: tuple[int, int, int, int]) -> CardSeen:
+        """Which taught card the straightened ``card`` is, as sure as its look allows."""
+        ids, looks = self.taught()
+        if not ids:
+            return CardSeen(None, 1.0, False, box)
+        near = distances(look(card), looks)
+        by_card: dict[str, float] = {}
+        for card_id, distance in zip(ids, near.tolist(), strict=True):
+            by_card[card_id] = min(distance, by_card.get(card_id, distance))
+        ranked = sorted(by_card, key=by_card.__getitem__)
+        best = max(by_card[ranked[0]], 1e-6)
+        second = by_card[ranked[1]] if len(ranked) > 1 else float("inf")
+        if best > KNOWN:
+            return CardSeen(None, _sureness(best / KNOWN), False, box)
+        sure = best <= SURE and second >= MARGIN * best
+        alike = tuple(i for i in ranked[1:3] if by_card[i] < MARGIN * best)
+        confidence = _sureness(min(SURE / best, second / best / MARGIN))
+        return CardSeen(ranked[0], confidence, not sure, box, alike)
+
+
+def _sureness(ratio: float) -> float:
+    """A ratio of distances (1: at the limit, more: clearer) as a confidence between 0.5
+    (at the limit) and 1."""
+    return float(1.0 - 0.5 / max(ratio, 1.0) ** 2)
+
+
+def read_cards(frame: np.ndarray, deck: Deck) -> CardsRead:
+    """Every card in ``frame`` named against ``deck`` (see :class:`Deck`)."""
+    start = time.perf_counter()
+    if frame is None or frame.ndim != 3 or frame.dtype != np.uint8:
+        raise VisionError("image.shape", shape=getattr(frame, "shape", None))
+    cards = [deck.name(straighten(frame, spot), spot.box) for spot in find_cards(frame)]
+    return CardsRead(cards, (time.perf_counter() - start) * 1000)

@@ -1,0 +1,126 @@
+"""Finding cards in a frame and straightening each one (a card seen from any angle becomes the
+same upright rectangle of pixels, the only view the matcher compares).
+
+A card is a bright, nearly rectangular shape with a card's proportions: the frame is reduced to
+:data:`WORK_SIDE` pixels, split into bright and dark (Otsu's threshold, and the edges between
+touching cards), and each outline whose convex hull has four corners, or fills its tightest
+rotated rectangle well enough, is a card; the pale parts alone are searched too, so that a thumb
+as bright as the card, joined to its outline, is cut off it. A thumb on a corner or a glare cuts
+into the outline, not into its hull or rectangle, so the card is still found where it lies. A
+card partly out of the frame is left out: what is out of view cannot be compared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+WORK_SIDE = 640  # the long side a frame is searched at, in pixels
+MIN_AREA = 0.008  # of the frame: a smaller outline is not a card
+MAX_AREA = 0.6
+ASPECTS = (1.15, 1.95)  # long side over short side of the cards looked for (playing: 1.4)
+MIN_FILL = 0.82  # the outline's area over its rectangle's: lower is a blob, not a card
+PAPER_SATURATION = 60  # of 255: paler is card stock; a thumb or a coloured table is more
+CARD_SIZE = (240, 360)  # (width, height) of a straightened card, in pixels
+
+
+@dataclass(frozen=True)
+class CardSpot:
+    """A card found in a frame: its four ``corners`` in frame pixels (clockwise, the first at
+    the top left of the upright card) and its bounding ``box`` (x0, y0, x1, y1)."""
+
+    corners: np.ndarray
+    box: tuple[int, int, int, int]
+
+
+def find_cards(frame: np.ndarray) -> list[CardSpot]:
+    """Every card-shaped outline in ``frame`` (BGR uint8), none inside another, the one nearest
+    the frame's centre first (the card spot: where a card is shown to the camera)."""
+    scale = WORK_SIDE / max(frame.shape[:2])
+    small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
+        if scale < 1 else frame
+    scale = min(scale, 1.0)
+    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    _, bright = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
+    saturation = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[..., 1]
+    contours: list[np.ndarray] = []
+    for mask in (bright, bright & (saturation < PAPER_SATURATION).astype(np.uint8) * 255):
+        mask[edges > 0] = 0  # touching cards part along their edges
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        contours += cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    area = gray.shape[0] * gray.shape[1]
+    spots = [spot for c in contours if not _cut_by_edge(c, gray.shape)
+             and (spot := _card_outline(c, area)) is not None]
+    spots.sort(key=lambda c: -cv2.contourArea(c.astype(np.float32)))
+    found: list[CardSpot] = []
+    for corners in spots:
+        corners = corners / scale
+        if any(_inside(corners, kept.corners) for kept in found):
+            continue
+        x0, y0 = np.floor(corners.min(axis=0)).astype(int)
+        x1, y1 = np.ceil(corners.max(axis=0)).astype(int)
+        height, width = frame.shape[:2]
+        found.append(CardSpot(corners.astype(np.float32),
+                              (max(int(x0), 0), max(int(y0), 0),
+                               min(int(x1), width), min(int(y1), height))))
+    centre = np.array(frame.shape[1::-1], np.float32) / 2
+    return sorted(found, key=lambda spot: float(np.linalg.norm(spot.corners.mean(axis=0)
+                                                               - centre)))
+
+
+def _cut_by_edge(contour: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether the outline runs along the frame's edge: a card partly out of view, which
+    cannot be read whole."""
+    x, y, width, height = cv2.boundingRect(contour)
+    return x <= 1 or y <= 1 or x + width >= shape[1] - 1 or y + height >= shape[0] - 1
+
+
+def _card_outline(contour: np.ndarray, frame_area: int) -> np.ndarray | None:
+    """The four corners of ``contour`` when it is card-shaped, else None."""
+    hull = cv2.convexHull(contour)
+    hull_area = cv2.contourArea(hull)
+    if not MIN_AREA * frame_area <= hull_area <= MAX_AREA * frame_area:
+        return None
+    rect = cv2.minAreaRect(hull)
+    (w, h) = rect[1]
+    if min(w, h) <= 0:
+        return None
+    aspect = max(w, h) / min(w, h)
+    if not ASPECTS[0] <= aspect <= ASPECTS[1] or hull_area < MIN_FILL * w * h:
+        return None
+    poly = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
+    corners = poly.reshape(-1, 2).astype(np.float32) if len(poly) == 4 \
+        else cv2.boxPoints(rect).astype(np.float32)  # a corner cut by a thumb: the rectangle
+    return _upright_order(corners)
+
+
+def _upright_order(corners: np.ndarray) -> np.ndarray:
+    """The corners clockwise from the one that starts a short side, so that the card's
+    straightened view is upright (taller than wide)."""
+    centre = corners.mean(axis=0)
+    angles = np.arctan2(corners[:, 1] - centre[1], corners[:, 0] - centre[0])
+    corners = corners[np.argsort(angles)]  # clockwise in image coordinates (y down)
+    first = int(np.argmin(corners.sum(axis=1)))
+    corners = np.roll(corners, -first, axis=0)
+    top = np.linalg.norm(corners[1] - corners[0])
+    side = np.linalg.norm(corners[2] - corners[1])
+    return corners if top <= side else np.roll(corners, -1, axis=0)
+
+
+def _inside(corners: np.ndarray, outer: np.ndarray) -> bool:
+    """Whether the centre of ``corners`` lies within ``outer`` (a card drawn on a card)."""
+    centre = tuple(float(v) for v in corners.mean(axis=0))
+    return cv2.pointPolygonTest(outer.reshape(-1, 1, 2), centre, False) >= 0
+
+
+def straighten(frame: np.ndarray, spot: CardSpot, size: tuple[int, int] = CARD_SIZE
+               ) -> np.ndarray:
+    """The card at ``spot`` seen square on, upright, ``size`` (width, height) pixels."""
+    width, height = size
+    target = np.float32([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]])
+    matrix = cv2.getPerspectiveTransform(spot.corners.astype(np.float32), target)
+    return cv2.warpPerspective(frame, matrix, (width, height), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)

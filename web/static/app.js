@@ -276,11 +276,18 @@ async function loadFrames() {
 
 // -- rendering -----------------------------------------------------------------------------------
 
+/** The language the switch goes to: the next one of the catalogs the server sends, in order. */
+function nextLanguage() {
+  const languages = Object.keys(TEXTS);
+  return languages[(languages.indexOf(app.lang) + 1) % languages.length];
+}
+
 function render() {
   document.documentElement.lang = app.lang;
-  $("lang-switch").textContent = app.lang === "fr" ? "EN" : "FR";
-  $("lang-switch").setAttribute("aria-label", t("ui.other_language"));
-  $("lang-switch").lang = app.lang === "fr" ? "en" : "fr";
+  const next = nextLanguage();
+  $("lang-switch").textContent = next.toUpperCase();
+  $("lang-switch").setAttribute("aria-label", TEXTS[next]["ui.language"]);
+  $("lang-switch").lang = next;
   $("history-link").textContent = t("ui.history");
   $("host-toggle").textContent = app.hostOpen ? t("ui.close") : t("ui.host");
   if (!app.pic) return;
@@ -763,7 +770,7 @@ document.addEventListener("toggle", (e) => {  // toggle does not bubble: caught 
 }, true);
 
 $("lang-switch").addEventListener("click", () => {
-  app.lang = app.lang === "fr" ? "en" : "fr";
+  app.lang = nextLanguage();
   localStorage.setItem("companion-lang", app.lang);
   if (app.box.checks && app.box.lang !== app.lang) loadDoctor();  // its words, in this language
   $("toast").hidden = true;  // said in the other language

@@ -121,7 +121,7 @@ def learn(state: dict[str, Any], kind: str, item: str, definition: dict[str, Any
     out.learned.append((kind, item, definition))
 
 
-LANGUAGES = ("fr", "en", "es")
+LANGUAGES = ("en", "fr", "es")
 """The languages the companion speaks, in the order the page's switch goes round them: the one
 line of configuration of a language (each also has an ``<code>.json`` in every catalog folder,
 and its names in the games' ``catalog.json``; docs/languages.md)."""

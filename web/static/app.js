@@ -276,10 +276,9 @@ async function loadFrames() {
 
 // -- rendering -----------------------------------------------------------------------------------
 
-/** The language the switch goes to: the next one of the catalogs the server sends, in order. */
+/** The language the switch goes to: the next one of the server's languages, round. */
 function nextLanguage() {
-  const languages = Object.keys(TEXTS);
-  return languages[(languages.indexOf(app.lang) + 1) % languages.length];
+  return BOOT.languages[(BOOT.languages.indexOf(app.lang) + 1) % BOOT.languages.length];
 }
 
 function render() {

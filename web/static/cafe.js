@@ -2,7 +2,8 @@
 "use strict";
 (() => {
   const words = JSON.parse(document.getElementById("words").textContent);
-  const languages = Object.keys(words);  // in the server's order: the switch goes round them
+  // in the server's order: the switch goes round them
+  const languages = document.getElementById("lang-switch").dataset.languages.split(" ");
   let lang = document.documentElement.lang;
   const tables = new Map();  // id -> the latest picture of the table
   const body = document.querySelector("#tables tbody");

@@ -103,3 +103,21 @@ def test_names_and_lists_are_translated():
     message = Message("dice.rolled", {"faces": ["red", "white", "black"]})
     assert render(message, "fr", game) == "Dés : rouge, blanc, noir."
     assert render(message, "en", game) == "Dice: red, white, black."
+
+
+@pytest.mark.parametrize(("count", "said"), [(0, "0 pasos"), (1, "1 paso"), (2, "2 pasos"),
+                                             (1.5, "1.5 pasos")])
+def test_spanish_plurals_follow_cldr(count, said):
+    """Spanish says «0 pasos» (CLDR: one is n = 1 only), as English and unlike French."""
+    assert said in render(Message("undo.done", {"count": count, "labels": []}), "es")
+
+
+def test_spanish_names_the_edition_prints():
+    """«Turno de Anna» (no French elision), the Horde board and the tile as the Spanish rulebook
+    names them (last-bastion.es.txt: «tablero de la Horda», «loseta de Mercado»)."""
+    game = installed_games()["last-bastion"]
+    assert render(Message("turn.start", {"hero": "Anna", "board": "red"}), "es", game) == \
+        "Turno de Anna: fase de la Horda del tablero rojo."
+    assert render(Message("tile.activated_cta", {"hero": "Gary", "tile": "market", "left": 0}),
+                  "es", game) == ("Gary gasta una ficha de Llamado a las armas y activa Mercado "
+                                  "(le quedan 0).")

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine import DataPaths, Message
-from companion.i18n import DEFAULT_LANGUAGE, catalog, render
+from companion.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, render
 
 SYSTEM_FILE = Path("/etc/companion/config.toml")
 USER_FILE = Path("~/.config/companion/config.toml")
@@ -63,7 +63,7 @@ TABLE_SECTIONS = frozenset({"sources"})
 
 #: What each choice-valued setting accepts.
 CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
-    ("general", "language"): ("fr", "en"),
+    ("general", "language"): LANGUAGES,
     ("general", "pin_factory"): ("", "lgpio", "rpigpio", "pigpio", "native", "mock"),
     ("speech", "backend"): ("espeak-ng", "pyttsx3", "piper", "silent"),
     ("rfid", "reader"): ("none", "mfrc522", "pn532", "keyboard"),

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine import Game, Message, Session, Update
-from companion.i18n import catalog, render
+from companion.i18n import LANGUAGES, catalog, render
 from companion.voices import Voice, VoiceError
 
 log = logging.getLogger(__name__)
@@ -212,7 +212,7 @@ class SpeechQueue:
 
 
 def load_catalogs(folders: Iterable[Path], lang: str) -> dict[str, str]:
-    """The texts of ``lang`` from extra message folders (``en.json``, ``fr.json`` in each)."""
+    """The texts of ``lang`` from extra message folders (an ``<lang>.json`` in each)."""
     texts: dict[str, str] = {}
     for folder in folders:
         path = Path(folder) / f"{lang}.json"
@@ -235,7 +235,7 @@ class Announcer:
     def __init__(self, voice: Voice, lang: str = "en", catalogs: Sequence[Path] = (),
                  keep: int = 100, limit: int = LIMIT, merge_seconds: float = MERGE_SECONDS) -> None:
         self.voice, self.lang = voice, lang
-        self._extra = {code: load_catalogs(catalogs, code) for code in ("fr", "en")}
+        self._extra = {code: load_catalogs(catalogs, code) for code in LANGUAGES}
         self.queue = SpeechQueue(limit, merge_seconds)
         self._session: Session | None = None
         self._thread: threading.Thread | None = None

@@ -49,7 +49,7 @@ class Voice(Protocol):
     """A speech back end: ``speak`` blocks until the sentence is said (or written)."""
 
     def speak(self, text: str, lang: str) -> None:
-        """Say one sentence in a language (``fr`` or ``en``); VoiceError when it cannot."""
+        """Say one sentence in a language (``fr``, ``en``, ``es``); VoiceError when it cannot."""
 
     def close(self) -> None:
         """Release the back end."""

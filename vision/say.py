@@ -17,8 +17,10 @@ from typing import Any
 
 from babel import Locale
 
-LANGUAGES = ("fr", "en")
 _FOLDER = Path(__file__).parent / "messages"
+LANGUAGES = tuple(sorted(path.stem for path in _FOLDER.glob("*.json")))
+"""One per catalog of ``messages/`` (vision imports nothing of the project, so it finds its
+languages by their files rather than reading the companion's list)."""
 
 
 @cache

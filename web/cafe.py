@@ -38,7 +38,7 @@ from .errors import ApiError
 from .hub import RETRY_AFTER, Client, Streams, StreamsFull
 from .server import DEFAULT_THREADS, serve
 from .streaming import stream_response
-from .texts import pick_language, texts
+from .texts import next_language, pick_language, texts
 
 log = logging.getLogger(__name__)
 
@@ -278,7 +278,8 @@ def create_cafe_app(board: Board, lang: str = "en", hosts: tuple[str, ...] = ())
         chosen = pick_language(request.args.get("lang"), request.accept_languages, lang)
         words = {code: {k: v for k, v in texts(code).items() if k.startswith("cafe.")}
                  for code in LANGUAGES}
-        return render_template("cafe.html", lang=chosen, words=words)
+        return render_template("cafe.html", lang=chosen, words=words, next=next_language(chosen),
+                               languages=LANGUAGES)
 
     @app.get("/api/tables")
     def tables() -> Response:

@@ -14,7 +14,7 @@ from companion.i18n import render
 from .charts import line_chart
 from .context import current, request_lang
 from .errors import ApiError
-from .texts import all_texts, say, texts
+from .texts import all_texts, next_language, say, texts, ui_texts
 
 bp = Blueprint("history", __name__)
 
@@ -124,4 +124,6 @@ def page() -> str:
         data["result"] = render({"key": "ui.result", "params": {
             "status": record.status, "reason": data["reason"]}}, texts=table)
         shown.append(data)
-    return render_template("history.html", games=shown, t=table, lang=lang)
+    following = next_language(lang)
+    return render_template("history.html", games=shown, t=table, lang=lang, next=following,
+                           next_name=ui_texts(following)["ui.language"])

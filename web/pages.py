@@ -49,7 +49,7 @@ def index() -> str:
                            game=game.id if game else None, lang=request_lang(), games=games,
                            renderers=[g for g in games
                                       if find_game(g).capabilities.page is not None],
-                           simulate=current().simulator is not None)
+                           simulate=current().simulator is not None, languages=LANGUAGES)
 
 
 @bp.get("/games/<game_id>.js")

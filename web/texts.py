@@ -33,7 +33,7 @@ def all_texts(game: Game | None = None, state: Any = None) -> dict[str, dict[str
 
 def say(message: Message | Mapping[str, Any], catalogs: Mapping[str, Mapping[str, str]]
         ) -> dict[str, str]:
-    """One message rendered in every language, e.g. ``{"fr": "...", "en": "..."}``."""
+    """One message rendered in every language, e.g. ``{"fr": "...", "en": "...", "es": "..."}``."""
     return {lang: render(message, texts=table) for lang, table in catalogs.items()}
 
 
@@ -44,3 +44,9 @@ def pick_language(requested: str | None, accept: Any, default: str) -> str:
         return requested
     best = accept.best_match(LANGUAGES) if accept else None
     return best or default
+
+
+def next_language(lang: str) -> str:
+    """The language a page's switch goes to from ``lang``: the next one of
+    :data:`~companion.i18n.LANGUAGES`, round."""
+    return LANGUAGES[(LANGUAGES.index(lang) + 1) % len(LANGUAGES)]

@@ -121,6 +121,12 @@ def learn(state: dict[str, Any], kind: str, item: str, definition: dict[str, Any
     out.learned.append((kind, item, definition))
 
 
+LANGUAGES = ("en", "fr", "es")
+"""The languages the companion speaks, in the order the page's switch goes round them: the one
+line of configuration of a language (each also has an ``<code>.json`` in every catalog folder,
+and its names in the games' ``catalog.json``; docs/languages.md)."""
+
+
 def localized(value: Any, lang: str = "fr") -> str:
     """A printed name or text in one language, whatever form it was given in (one string, or one
     per language)."""

@@ -1,4 +1,4 @@
-"""Saying things in the user's language: message catalogs (fr, en) and their rendering.
+"""Saying things in the user's language: message catalogs (fr, en, es) and their rendering.
 
 Announcements, prompts, history labels and refusals are message keys with parameters. A key is
 looked up in the game's catalog, then in the common one; a string parameter is shown through its
@@ -18,18 +18,21 @@ from typing import Any
 from babel import Locale
 
 from companion.engine import Game, Message, RuleError
+from companion.engine.catalog import LANGUAGES  # the one list of languages (docs/languages.md)
 
-LANGUAGES = ("fr", "en")
 DEFAULT_LANGUAGE = "en"
 _HERE = Path(__file__).parent
 
 
 @cache
 def _load(path: Path) -> dict[str, str]:
+    """A catalog's texts; its notes (keys starting with ``_``, such as ``_translation``) are not
+    texts and are left out."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        texts = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return {}
+    return {key: text for key, text in texts.items() if not key.startswith("_")}
 
 
 def catalog(lang: str, game: Game | None = None, state: Any = None) -> dict[str, str]:

@@ -20,9 +20,10 @@ from .topics import Topics
 #: Sensor names for people (Home Assistant shows them), by summary field.
 NAMES = {"game": "Game", "status": "Status", "phase": "Phase", "round": "Round",
          "active": "Active hero", "waiting_en": "Waiting for", "waiting_fr": "En attente de",
-         "version": "Events", "at": "Last event"}
+         "waiting_es": "Esperando", "version": "Events", "at": "Last event"}
 ICONS = {"game": "mdi:dice-multiple", "phase": "mdi:timer-sand", "active": "mdi:account",
-         "waiting_en": "mdi:hand-back-right", "waiting_fr": "mdi:hand-back-right"}
+         "waiting_en": "mdi:hand-back-right", "waiting_fr": "mdi:hand-back-right",
+         "waiting_es": "mdi:hand-back-right"}
 
 
 def config_topic(prefix: str, topics: Topics, field: str) -> str:

@@ -15,8 +15,8 @@ from companion.engine import Session
 from companion.i18n import LANGUAGES, render
 
 #: The fields of the summary that hold one value, in the order a person reads them.
-FIELDS = ("game", "status", "phase", "round", "active", "waiting_en", "waiting_fr", "version",
-          "at")
+FIELDS = ("game", "status", "phase", "round", "active",
+          *(f"waiting_{lang}" for lang in LANGUAGES), "version", "at")
 #: View keys read for a field, first found wins.
 ALIASES = {"phase": ("phase",), "round": ("turn", "round"), "active": ("active_hero", "active")}
 #: View keys holding draw piles: their numbers are counts.

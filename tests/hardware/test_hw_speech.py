@@ -38,7 +38,7 @@ def test_urgency_of_keys():
     assert urgency("hardware.missing") == WARNING
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
 def test_announcements_are_spoken_in_the_configured_language(tmp_path, lang):
     voice = hwtools.RecordingVoice()
     announcer = Announcer(voice, lang).start()
@@ -143,7 +143,7 @@ def test_every_hardware_message_key_has_a_text_in_both_languages():
                     and node.value != "tags.json":  # the tag map's file name, not a key
                 keys.add(node.value)
     assert {"tags.unknown", "hardware.config", "press.cannot_confirm"} <= keys
-    for lang in ("fr", "en"):
+    for lang in ("fr", "en", "es"):  # same keys in each: tests/engine/test_i18n.py
         texts = load_catalogs([MESSAGES_DIR], lang)
         assert sorted(keys - set(texts)) == [], lang
     assert set(load_catalogs([MESSAGES_DIR], "fr")) == set(load_catalogs([MESSAGES_DIR], "en"))

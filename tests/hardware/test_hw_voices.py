@@ -75,7 +75,7 @@ def test_a_missing_sound_device_fails_loudly(tmp_path, caplog):
     assert caplog.text.count("speech failed") == 1  # once, not on every line
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
 def test_doctor_says_the_test_phrase_on_the_device(tmp_path, lang):
     played = tmp_path / "played.raw"
     conf = tmp_path / "c.toml"

@@ -11,7 +11,8 @@ from webtools import PIN, login, setup_event
 def test_state_before_any_game(viewer):
     data = viewer.get("/api/state").json
     assert data["version"] == 0 and data["view"]["game"] is None
-    assert data["texts"]["expects"] == {"en": "Set up a game.", "fr": "Mettez une partie en place."}
+    assert data["texts"]["expects"] == {"en": "Set up a game.", "fr": "Mettez une partie en place.",
+                                        "es": "Prepara una partida."}
 
 
 def test_accepted_event_says_it_in_both_languages(playing, session):

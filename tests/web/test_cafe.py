@@ -92,6 +92,9 @@ def test_every_table_live_in_both_languages(cafe, browser):
     expect(two).to_have_class("offline", timeout=2_000)
     expect(two.locator("td.game")).to_contain_text("hors ligne")
 
+    page.click("#lang-switch")  # the switch goes round the languages: Spanish, then English
+    expect(page.locator("th").nth(1)).to_have_text("Juego")
+    expect(two.locator("td.game")).to_have_text("Attack on Titan: The Last Stand (desconectada)")
     page.click("#lang-switch")
     expect(page.locator("th").nth(1)).to_have_text("Game")
     expect(two.locator("td.game")).to_have_text("Attack on Titan: The Last Stand (offline)")
@@ -128,7 +131,8 @@ def test_the_json_of_the_tables_and_nothing_can_be_changed(cafe):
     tables = tables()
     assert [t["id"] for t in tables] == ["table-1", "table-2"]
     assert tables[0]["game"] == "last-bastion" and tables[0]["online"] is True
-    assert tables[0]["game_name"] == {"fr": "Last Bastion", "en": "Last Bastion"}
+    assert tables[0]["game_name"] == {"fr": "Last Bastion", "en": "Last Bastion",
+                                        "es": "Last Bastion"}
     for path in ("", "api/tables", "api/stream"):
         request = urllib.request.Request(url + path, data=b"{}", method="POST")
         with pytest.raises(urllib.error.HTTPError) as refused:

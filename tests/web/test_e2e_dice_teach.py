@@ -78,6 +78,9 @@ def test_the_host_teaches_the_dice_of_a_photo_then_removes_and_resets(browser, c
     page.click("#lang-switch")  # the faces are named in the page's language
     expect(crops.nth(0).get_by_role("button", name="rouge")).to_be_visible()
     expect(section.get_by_text("3 sur 5 nommés")).to_be_visible()
+    page.click("#lang-switch")  # the switch goes round the languages: Spanish, then English
+    expect(crops.nth(0).get_by_role("button", name="rojo")).to_be_visible()
+    expect(section.get_by_text("3 de 5 nombrados")).to_be_visible()
     page.click("#lang-switch")
     no_sideways_scroll(page)
     assert findings(page) == []

@@ -50,6 +50,7 @@ def test_the_power_form_warns_that_a_joker_on_a_full_wheel_is_lost(browser, serv
     host.click("#lang-switch")
     expect(host.locator(WARNING)).to_have_text(
         "Joker — la Roue des Jokers est déjà à 3 : ce Joker est perdu (la tuile est défaussée)")
+    host.click("#lang-switch")  # Spanish, then back to English
     host.click("#lang-switch")
     host.locator("#host button[data-act=lh-send]").click()
     at_version(host, version + 1)

@@ -43,6 +43,9 @@ def test_rounds_players_heroes_colours_and_axes(tmp_path):
         assert "Round (each Horde board once)" in life
         french = client.get("/history?lang=fr").get_data(as_text=True)
         assert "Manche (chaque plateau Horde une fois)" in french and "(Sud)" in french
+        spanish = client.get("/history?lang=es").get_data(as_text=True)
+        assert "Ronda (cada tablero de la Horda una vez)" in spanish and "(Sur)" in spanish
+        assert '<a href="?lang=en" lang="en">English</a>' in spanish  # the switch goes round
     finally:
         app.extensions["companion"].hub.close()
         session.close()

@@ -4,11 +4,12 @@ From a fresh data directory the host sets the game up from the page's own form, 
 at each step every control the page offers (the host's box, Undo, the board's tiles and
 slots) is tapped, the request it sends caught before it leaves and submitted to a throwaway
 copy of the table (:class:`walktools.TableCopy`): a refusal there is a control offered that the
-rules do not take (goal 0). Every text the phone shows, in English and in French, is scanned for
-a raw key, an unfilled ``{…}``, a Python or JSON repr, a command line, "undefined", "null",
-"[object" and a word of the other language; no page may be wider than the screen. The walk goes
-on with one of the accepted controls, drawn by a seeded random generator (the simulated table
-rolls and draws when the game waits for it), for ``STEPS`` steps or to the end of the game.
+rules do not take (goal 0). Every text the phone shows, in every language (English, French,
+Spanish: issue 44), is scanned for a raw key, an unfilled ``{…}``, a Python or JSON repr, a
+command line, "undefined", "null", "[object" and a word of another language; no page may be
+wider than the screen. The walk goes on with one of the accepted controls, drawn by a seeded
+random generator (the simulated table rolls and draws when the game waits for it), for ``STEPS``
+steps or to the end of the game.
 
 The findings are listed per game, step by step, in the failure message.
 """
@@ -28,9 +29,12 @@ from walktools import (
     TableCopy,
     catalog_keys,
     foreign_words,
+    language_names,
     printed_names,
     word_findings,
 )
+
+from companion.i18n import LANGUAGES
 
 PHONE = {"width": 360, "height": 740}
 GAMES = ["last-bastion", "runemasters",
@@ -107,7 +111,7 @@ class Walk:
         self.findings: list[str] = []
         self.keys = catalog_keys(game)
         self.foreign = foreign_words(game)
-        self.allowed = set(NAMES) | printed_names(game)
+        self.allowed = set(NAMES) | printed_names(game) | language_names()
         self.refused = 0
         self.step = 0
         page.on("pageerror", lambda error: self.note(self.step, f"page error: {error}"))
@@ -116,8 +120,8 @@ class Walk:
         self.findings.append(f"step {step}: {what}")
 
     def scan(self, step: int) -> None:
-        """The texts and width of the page, in English then in French (and back)."""
-        for _ in range(2):
+        """The texts and width of the page in each language, the switch going round them."""
+        for _ in LANGUAGES:
             lang = self.page.evaluate("app.lang")
             texts = self.page.evaluate(PAGE_TEXTS)
             for found in word_findings(texts, lang, self.keys, self.foreign[lang],

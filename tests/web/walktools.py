@@ -21,10 +21,11 @@ from typing import Any
 
 from companion.engine import RuleError, Session
 from companion.engine.paths import DataPaths
+from companion.i18n import LANGUAGES
 from companion.simulator import Simulator
 
 ROOT = Path(__file__).resolve().parents[2]
-LANGS = ("en", "fr")
+LANGS = LANGUAGES
 GAME_FOLDERS = {"last-bastion": "last_bastion", "runemasters": "runemasters",
                 "aot-last-stand": "aot_last_stand", "last-heroes": "last_heroes"}
 
@@ -93,7 +94,8 @@ class TableCopy:
 
 def _catalogs(lang: str, game: str) -> list[dict[str, str]]:
     folder = GAME_FOLDERS[game]
-    return [json.loads(p.read_text(encoding="utf-8")) for p in (
+    return [{k: v for k, v in json.loads(p.read_text(encoding="utf-8")).items()
+             if not k.startswith("_")} for p in (  # a catalog's notes are no text of the page
         ROOT / "web" / "texts" / f"{lang}.json", ROOT / "companion" / "i18n" / f"{lang}.json",
         ROOT / "companion" / "games" / folder / "messages" / f"{lang}.json")]
 
@@ -135,11 +137,18 @@ def _words(lang: str, game: str) -> set[str]:
 
 
 def foreign_words(game: str) -> dict[str, set[str]]:
-    """By page language, the words (5 letters or more) of the other language's catalogs of the
+    """By page language, the words (5 letters or more) of the other languages' catalogs of the
     page, the engine and the game that its own catalogs never use: one of them on the page is a
-    text left in the other language."""
+    text left in another language."""
     words = {lang: _words(lang, game) for lang in LANGS}
-    return {"en": words["fr"] - words["en"], "fr": words["en"] - words["fr"]}
+    return {lang: set().union(*(words[o] for o in LANGS if o != lang)) - words[lang]
+            for lang in LANGS}
+
+
+def language_names() -> set[str]:
+    """Each language's name in itself («Español»): the switch shows the one it goes to."""
+    return {json.loads((ROOT / "web" / "texts" / f"{lang}.json").read_text(encoding="utf-8"))
+            ["ui.language"] for lang in LANGS}
 
 
 PATTERNS = {
@@ -195,6 +204,6 @@ def word_findings(texts: list[str], lang: str, keys: set[str], foreign: set[str]
                 found.append(f"a raw key: {token} in {text[:120]!r}")
         strange = {w for w in WORD.findall(text) if w.lower() in foreign} - allowed
         if strange:
-            found.append(f"{'French' if lang == 'en' else 'English'} words "
+            found.append(f"words of another language than {lang} "
                          f"{sorted(strange)}: {text[:120]!r}")
     return found

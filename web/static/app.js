@@ -276,11 +276,17 @@ async function loadFrames() {
 
 // -- rendering -----------------------------------------------------------------------------------
 
+/** The language the switch goes to: the next one of the server's languages, round. */
+function nextLanguage() {
+  return BOOT.languages[(BOOT.languages.indexOf(app.lang) + 1) % BOOT.languages.length];
+}
+
 function render() {
   document.documentElement.lang = app.lang;
-  $("lang-switch").textContent = app.lang === "fr" ? "EN" : "FR";
-  $("lang-switch").setAttribute("aria-label", t("ui.other_language"));
-  $("lang-switch").lang = app.lang === "fr" ? "en" : "fr";
+  const next = nextLanguage();
+  $("lang-switch").textContent = next.toUpperCase();
+  $("lang-switch").setAttribute("aria-label", TEXTS[next]["ui.language"]);
+  $("lang-switch").lang = next;
   $("history-link").textContent = t("ui.history");
   $("host-toggle").textContent = app.hostOpen ? t("ui.close") : t("ui.host");
   if (!app.pic) return;
@@ -763,7 +769,7 @@ document.addEventListener("toggle", (e) => {  // toggle does not bubble: caught 
 }, true);
 
 $("lang-switch").addEventListener("click", () => {
-  app.lang = app.lang === "fr" ? "en" : "fr";
+  app.lang = nextLanguage();
   localStorage.setItem("companion-lang", app.lang);
   if (app.box.checks && app.box.lang !== app.lang) loadDoctor();  // its words, in this language
   $("toast").hidden = true;  // said in the other language

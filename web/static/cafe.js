@@ -2,6 +2,8 @@
 "use strict";
 (() => {
   const words = JSON.parse(document.getElementById("words").textContent);
+  // in the server's order: the switch goes round them
+  const languages = document.getElementById("lang-switch").dataset.languages.split(" ");
   let lang = document.documentElement.lang;
   const tables = new Map();  // id -> the latest picture of the table
   const body = document.querySelector("#tables tbody");
@@ -45,7 +47,9 @@
     document.documentElement.lang = lang;
     document.title = words[lang]["cafe.title"];
     document.getElementById("heading").textContent = words[lang]["cafe.heading"];
-    document.getElementById("lang-switch").textContent = words[lang]["cafe.switch"];
+    const next = languages[(languages.indexOf(lang) + 1) % languages.length];
+    document.getElementById("lang-switch").textContent = words[next]["cafe.language"];
+    document.getElementById("lang-switch").lang = next;
     document.querySelectorAll("[data-word]").forEach(el => {
       el.textContent = words[lang][el.dataset.word];
     });
@@ -90,7 +94,7 @@
   }
 
   document.getElementById("lang-switch").addEventListener("click", () => {
-    lang = lang === "fr" ? "en" : "fr";
+    lang = languages[(languages.indexOf(lang) + 1) % languages.length];
     render();
   });
   setInterval(() => body.querySelectorAll("tr").forEach(tr => {

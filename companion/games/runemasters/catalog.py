@@ -73,10 +73,10 @@ def card_name(card_id: str, card: Mapping[str, Any], lang: str) -> str:
     if card.get("name"):
         return card["name"]
     if card_id == DAWN:
-        return {"fr": "Aube", "en": "Dawn"}[lang]
+        return {"fr": "Aube", "en": "Dawn", "es": "Alba"}[lang]
     spec = DATA["types"][card["type"]]
     kind = spec["name"][lang]
-    if lang == "fr":
-        masculine, feminine = DATA["colour_names"]["fr"][card["colour"]]
+    if lang in DATA["colour_names"]:  # the colour after the noun, agreeing with it
+        masculine, feminine = DATA["colour_names"][lang][card["colour"]]
         return f"{kind} {feminine if spec.get('feminine') else masculine}"
     return f"{card['colour'].capitalize()} {kind}"

@@ -17,6 +17,7 @@ from companion.engine import (
     Tally,
     Template,
 )
+from companion.engine.catalog import LANGUAGES
 from companion.engine.rules import RulesGame
 
 from .catalog import CATALOG, DATA, DAWN, EVENT_CARDS, RUNES, card_name
@@ -124,10 +125,10 @@ class Runemasters(RulesGame):
                     for e in EVENT_CARDS if self.takes(state, {"type": "card", "id": e})]
         monsters = state["catalog"]["monster"]
         shown = [{"id": c, "colour": spec.get("colour"),
-                  "name": {lang: card_name(c, spec, lang) for lang in ("fr", "en")}}
+                  "name": {lang: card_name(c, spec, lang) for lang in LANGUAGES}}
                  for c, spec in monsters.items()]
         shown.append({"id": DAWN, "colour": None,
-                      "name": {lang: card_name(DAWN, {}, lang) for lang in ("fr", "en")}})
+                      "name": {lang: card_name(DAWN, {}, lang) for lang in LANGUAGES}})
         return [c for c in shown if self.takes(state, {"type": "card", "id": c["id"]})]
 
     def taps(self, state: State) -> list[dict[str, Any]]:

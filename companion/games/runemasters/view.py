@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from companion.engine.catalog import LANGUAGES
+
 from .catalog import DATA, DAWN, card_name, missing
 from .flow import dawn_earliest, dice_count, warnings
 from .table import State, card, guardian_on, living, paths_in_play, spaces
@@ -17,7 +19,7 @@ def monster_view(state: State, space: int, monster: dict[str, Any]) -> dict[str,
     return {
         "space": space, "card": monster["card"], "type": definition["type"],
         "colour": definition["colour"],
-        "name": {lang: card_name(monster["card"], definition, lang) for lang in ("fr", "en")},
+        "name": {lang: card_name(monster["card"], definition, lang) for lang in LANGUAGES},
         "weak_points": points, "wounds": sorted(monster["wounds"]),
         "open": None if points is None else [r for k, r in enumerate(points)
                                              if k not in monster["wounds"]],

@@ -133,7 +133,8 @@ def test_an_empty_pile_leaves_a_permanent_breach(table):
                 **{"as": "weapon", "ammo": ["echo.left"]}).state
     state = act(state, "kill", monster="spider", weapons=["crossbow-6"]).state
     assert GAME.view(state)["players"][1]["monsters"] == [
-        {"card": "spider", "name": {"fr": "Araignée", "en": "Spider"}, "points": 3}]
+        {"card": "spider", "name": {"fr": "Araignée", "en": "Spider", "es": "Araña"},
+         "points": 3}]
 
 
 def test_the_level_1_swap_with_ones_own_charger_gives_a_joker(table):

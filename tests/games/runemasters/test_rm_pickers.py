@@ -19,10 +19,10 @@ def test_the_cards_offered_are_those_the_pile_may_give_now(tmp_path):
     ids = [c["id"] for c in offered]
     assert ids, "cards to pick from"
     for entry in offered:  # each one is taken, named in both languages
-        assert set(entry["name"]) == {"en", "fr"}
+        assert set(entry["name"]) == {"en", "fr", "es"}
         assert GAME.takes(session.state, {"type": "card", "id": entry["id"]})
     assert not any(c.startswith("warrior-") for c in ids)  # not a two-player card
-    assert "troll-blue" in ids and {"en": "Blue Troll", "fr": "Troll bleu"} in [
+    assert "troll-blue" in ids and {"en": "Blue Troll", "fr": "Troll bleu", "es": "Trol azul"} in [
         c["name"] for c in offered]
     session.submit(card("troll-blue"))
     assert "troll-blue" not in [c["id"] for c in session.view()["cards"]]

@@ -232,7 +232,14 @@ function commitPicker(cards, blind, act) {
     .join("") + "</div>" : "");
 }
 const commitOf = (el) => ({type: "commit", up: commitPick.up, down: el.dataset.card});
-const committed = (done) => { if (done) commitPick.up = null; };
+/** Once the table took the two cards, the pick is cleared and shown cleared at once (its
+ * buttons would otherwise send a second commit without its face-up card). */
+const committed = (done) => {
+  if (!done) return;
+  commitPick.up = null;
+  renderRole();
+  renderHost();
+};
 
 /** Step 3: an ability whose cost is not known yet is taught on the spot and used (a stepper up
  * to the Titan faces it has: a dearer one cannot be used this round). */

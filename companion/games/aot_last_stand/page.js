@@ -57,7 +57,7 @@ function heroes(view) {
 
 const setupForm = () => `<form data-form="setup" data-game="aot-last-stand" class="setup">` +
   `<h3>${esc(t("ui.new_game"))}</h3><fieldset class="player"><legend>${esc(name("titan"))}` +
-  `</legend><input name="titan-name" placeholder="${esc(t("ui.player_name"))}" required>` +
+  `</legend><input name="titan-name" placeholder="${esc(t("ui.aot_titan_name"))}" required>` +
   `<select name="titan-card" aria-label="${esc(t("ui.field_titan"))}">${options(TITANS, "basic")}</select></fieldset>` +
   `<p class="hint">${esc(t("ui.aot_heroes_hint"))}</p>` + [0, 1, 2, 3].map((i) =>
     `<fieldset class="player"><legend>${esc(t("ui.player_n", {n: i + 1}))}</legend>` +

@@ -40,13 +40,24 @@ class RulesGame(OwnerTaught):
         self.follow(new, out)
         return Step(new, out.messages, self.prompts(new), out.label, out.learned)
 
-    def takes(self, state: State, event: Mapping[str, Any]) -> bool:
-        """Whether the rules take ``event`` (``{"type": ..., fields}``) now, tried on a copy (the
-        table is not touched): a page offers a control only when they do."""
+    def attempt(self, state: State, event: Mapping[str, Any],
+                check: Callable[[State, Event], None] | None = None) -> Step:
+        """``event`` (``{"type": ..., fields}``) validated and applied to a copy of the state
+        (the table is not touched), after ``check`` (such as a secret role's own rule); raises
+        the refusal."""
         fields = {k: v for k, v in event.items() if k != "type"}
+        checked = Event(event["type"], validate(event["type"], fields,
+                                                self.events[event["type"]]))
+        if check is not None:
+            check(state, checked)
+        return self.apply(state, checked)
+
+    def takes(self, state: State, event: Mapping[str, Any],
+              check: Callable[[State, Event], None] | None = None) -> bool:
+        """Whether the rules (and ``check``) take ``event`` now, tried on a copy: a page offers
+        a control only when they do."""
         try:
-            self.apply(state, Event(event["type"], validate(event["type"], fields,
-                                                            self.events[event["type"]])))
+            self.attempt(state, event, check)
         except RuleError:
             return False
         return True

@@ -35,6 +35,20 @@ def test_the_tactic_on_top_is_picked_at_setup(browser, server):  # noqa: F811
     nothing_wider(page)
 
 
+def test_the_titans_name_is_asked_for_not_said_optional(browser, server):  # noqa: F811
+    """The Titan is a player («le joueur Titan», «Mise en place»): its name field is required,
+    so its placeholder does not say "empty: no player" as the heroes' do (issue 39, item 5)."""
+    page = host_page(browser, server)
+    page.select_option("select[name=game-choice]", "aot-last-stand")
+    for lang, optional in (("en", "no player"), ("fr", "pas de joueur")):
+        page.evaluate(f"app.lang === '{lang}' || document.querySelector('#lang-switch').click()")
+        titan = page.locator("input[name=titan-name]")
+        assert titan.get_attribute("required") is not None
+        shown = titan.get_attribute("placeholder")
+        assert shown and optional not in shown, shown
+        assert optional in page.locator("input[name=h0-name]").get_attribute("placeholder")
+
+
 def test_the_table_names_the_top_tactic_and_says_what_a_printed_effect_did(browser, server):  # noqa: F811,E501
     page = host_page(browser, server)
     api = ApiHost(server.url)

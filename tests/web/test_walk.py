@@ -23,6 +23,7 @@ import urllib.request
 
 import pytest
 from test_e2e import ApiHost, at_version, become_host, browser, server  # noqa: F401
+from walk_aot import other_phones
 from walktools import (
     PAGE_TEXTS,
     WIDE,
@@ -38,11 +39,7 @@ from companion.i18n import LANGUAGES
 
 PHONE = {"width": 360, "height": 740}
 GAMES = ["last-bastion", "runemasters",
-         pytest.param("aot-last-stand", marks=pytest.mark.xfail(strict=True, reason=(
-             "the walk drives the host's phone alone: with a Titan player the Action cards are "
-             "committed on the Titan's own phone (its role link), which the walk does not open "
-             "yet; tests/games/aot_last_stand/test_aot_offered_controls.py tries every control "
-             "of both phones on the rules (0 refusals)"))),
+         "aot-last-stand",
          pytest.param("last-heroes", marks=pytest.mark.xfail(strict=True, reason=(
              "the walk taps one control at a time; a Last Heroes play is composed of several "
              "chips and a Send (tests/web/test_lh_phone.py plays them), so the walk stops at the "
@@ -61,7 +58,8 @@ CONTROLS = """(act) => {
     ...Object.entries(e.dataset).map(([k, v]) => k + '=' + v),
     (e.closest('form[data-form]') || {dataset: {}}).dataset.event || ''].join('|');
   const all = [...document.querySelectorAll('#undo-slot button, #host button, ' +
-    '#host [data-tile], #host [data-slot], #board [data-tile], #board [data-slot]')].filter(seen);
+    '#host [data-tile], #host [data-slot], #board [data-tile], #board [data-slot], ' +
+    '#role button, #role label.pick')].filter(seen);
   if (act === null) return all.map(sig);
   const el = all.find((e) => sig(e) === act);
   if (el) el.click();
@@ -108,33 +106,50 @@ class Walk:
 
     def __init__(self, page, url: str, copy: TableCopy, game: str) -> None:
         self.page, self.url, self.copy, self.game = page, url, copy, game
+        self.phones = [page]
         self.findings: list[str] = []
         self.keys = catalog_keys(game)
         self.foreign = foreign_words(game)
         self.allowed = set(NAMES) | printed_names(game) | language_names()
         self.refused = 0
         self.step = 0
+        self.watch(page)
+
+    def watch(self, page) -> None:
+        """A phone of the walk (the host's, a secret role's): its errors are findings."""
+        if page not in self.phones:
+            self.phones.append(page)
         page.on("pageerror", lambda error: self.note(self.step, f"page error: {error}"))
 
     def note(self, step: int, what: str) -> None:
         self.findings.append(f"step {step}: {what}")
 
     def scan(self, step: int) -> None:
-        """The texts and width of the page in each language, the switch going round them."""
-        for _ in LANGUAGES:
-            lang = self.page.evaluate("app.lang")
-            texts = self.page.evaluate(PAGE_TEXTS)
-            for found in word_findings(texts, lang, self.keys, self.foreign[lang],
-                                       self.allowed):
-                self.note(step, f"[{lang}] {found}")
-            wide = self.page.evaluate(WIDE)
-            if wide["width"] > PHONE["width"]:
-                self.note(step, f"[{lang}] the page is {wide['width']} px wide: {wide['wide']}")
-            self.page.locator("#lang-switch").click()
+        """The texts and width of each phone in each language, the switch going round them."""
+        for page in self.phones:
+            for _ in LANGUAGES:
+                lang = page.evaluate("app.lang")
+                texts = page.evaluate(PAGE_TEXTS)
+                for found in word_findings(texts, lang, self.keys, self.foreign[lang],
+                                           self.allowed):
+                    self.note(step, f"[{lang}] {found}")
+                wide = page.evaluate(WIDE)
+                if wide["width"] > PHONE["width"]:
+                    self.note(step, f"[{lang}] the page is {wide['width']} px wide: "
+                                    f"{wide['wide']}")
+                page.locator("#lang-switch").click()
 
     def try_controls(self, step: int, version: int) -> list[tuple[str, dict]]:
-        """Tap every control offered, each request caught and tried on the copy; the requests
-        the copy took (one per control)."""
+        """Tap every control each phone offers, each request caught and tried on the copy;
+        the requests the copy took (one per control)."""
+        self.copy.take()
+        accepted: dict[str, tuple[str, dict]] = {}
+        tried: dict[str, list[str]] = {}
+        for page in self.phones:
+            self._try_phone(page, step, version, accepted, tried)
+        return list(accepted.values())
+
+    def _try_phone(self, page, step: int, version: int, accepted: dict, tried: dict) -> None:
         caught: list[tuple[str, dict]] = []
 
         def catch(route) -> None:
@@ -144,19 +159,16 @@ class Walk:
                           body=json.dumps({"version": version}))
 
         for pattern in CAUGHT:
-            self.page.route(pattern, catch)
-        self.copy.take()
-        accepted: dict[str, tuple[str, dict]] = {}
-        tried: dict[str, list[str]] = {}
+            page.route(pattern, catch)
         done: set[str] = set()
         for _ in range(60):
-            todo = [c for c in self.page.evaluate(CONTROLS, None) if c not in done]
+            todo = [c for c in page.evaluate(CONTROLS, None) if c not in done]
             if not todo:
                 break
             control = todo[0]
             done.add(control)
             caught.clear()
-            self.page.evaluate(CONTROLS, control)
+            page.evaluate(CONTROLS, control)
             if not caught:
                 continue  # a control of the page itself (a mode, a die face): nothing sent
             key = json.dumps([(u.rsplit("/api/", 1)[1], b.get("event")) for u, b in caught])
@@ -169,8 +181,7 @@ class Walk:
             else:
                 accepted[key] = caught[-1]
         for pattern in CAUGHT:
-            self.page.unroute(pattern)
-        return list(accepted.values())
+            page.unroute(pattern)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -189,11 +200,16 @@ def test_a_seeded_walk_offers_only_what_the_rules_take_in_words_that_fit(
         for step in range(1, STEPS + 1):
             walk.step = step
             state = idle(server.url)
-            at_version(page, state["version"])
+            for phone in walk.phones:
+                at_version(phone, state["version"])
             if state["version"] == 0:
                 walk.note(step, "the set-up form with a name for each player is refused: " +
                           page.locator("#toast").inner_text())
                 break
+            if step == 1:
+                for phone in other_phones(browser, server.url, game, PHONE):
+                    walk.watch(phone)
+                    at_version(phone, state["version"])
             walk.scan(step)
             if state["view"].get("status", "playing") != "playing":
                 break

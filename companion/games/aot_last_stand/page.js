@@ -57,7 +57,7 @@ function heroes(view) {
 
 const setupForm = () => `<form data-form="setup" data-game="aot-last-stand" class="setup">` +
   `<h3>${esc(t("ui.new_game"))}</h3><fieldset class="player"><legend>${esc(name("titan"))}` +
-  `</legend><input name="titan-name" placeholder="${esc(t("ui.player_name"))}" required>` +
+  `</legend><input name="titan-name" placeholder="${esc(t("ui.aot_titan_name"))}" required>` +
   `<select name="titan-card" aria-label="${esc(t("ui.field_titan"))}">${options(TITANS, "basic")}</select></fieldset>` +
   `<p class="hint">${esc(t("ui.aot_heroes_hint"))}</p>` + [0, 1, 2, 3].map((i) =>
     `<fieldset class="player"><legend>${esc(t("ui.player_n", {n: i + 1}))}</legend>` +
@@ -126,18 +126,21 @@ const paid = (view, pay) => Object.entries(pay).map(([who, symbols]) => `${playe
 const current = (view) => view.actions.find((a) => !a.resolved);
 
 /** What one of the one-tap events (``view.taps``) does, in words: [label, sentence]. */
-function tapLabel(view, e) {
+function tapLabel(view, e, inLine = false) {
   const card = current(view) ? name(current(view).card) : "";
   const hero = e.hero ? player(view, e.hero) : "";
+  const who = inLine ? "" : `${hero} `;
   switch (e.type) {
     case "next": return [t(view.step === 6 ? "ui.aot_end_round" : "ui.aot_end_step",
       {n: view.step})];
     case "resolve": return e.pay ? [t("ui.aot_counter", {pay: paid(view, e.pay)})]
       : e.cancelled ? [t("ui.aot_countered", {card})] : [t("ui.aot_suffer", {card})];
-    case "move": return [`${hero} → ${t("ui.aot_level", {n: e.to})}`];
-    case "melee": case "cannon": return [`${hero} ${SYMBOL[e.type === "melee" ? "combat"
+    case "move": return [`${who}→ ${t("ui.aot_level", {n: e.to})}`,
+      `${hero} → ${t("ui.aot_level", {n: e.to})}`];
+    case "melee": case "cannon": return [`${who}${SYMBOL[e.type === "melee" ? "combat"
       : "cannon"]}×${e.count}`, t("ui.aot_shoot_" + e.type, {hero, n: e.count})];
-    case "cycle": return [`${hero} ${SYMBOL.tactic} ${t("ui.aot_cycle")}`];
+    case "cycle": return [`${who}${SYMBOL.tactic} ${t("ui.aot_cycle")}`,
+      `${hero} ${SYMBOL.tactic} ${t("ui.aot_cycle")}`];
     case "search": return [t("ui.aot_search", {hero, card: name(e.card)})];
     case "provide": return [t("ui.aot_provide", {n: e.condition, pay: paid(view, e.pay)})];
     case "activate": return [t("ui.aot_activate", {card: name(view.tactic.top)})];
@@ -156,22 +159,26 @@ function chosen(view, e) {
 }
 
 /** The one-tap events of this moment (what the rules take now, ``view.taps``): each hero's on
- * a line of its own (step 6), the others in a row; a waiting choice under its question. */
+ * a line of its own led by the hero's name, short enough that step 6's moves of three heroes
+ * fit the first screen of a 360 × 740 phone (issue 39, item 3), under the others' row (the end
+ * of the step first, the control awaited once the heroes are done); a waiting choice under its
+ * question. */
 function taps(view) {
   const entries = view.taps.map((e, i) => [e, i]);
-  const tapOf = ([e, i]) => {
-    const [label, said] = tapLabel(view, e);
+  const tapOf = ([e, i], inLine = false) => {
+    const [label, said] = tapLabel(view, e, inLine);
     return Controls.tapButton(i, label, said || label);
   };
   const question = view.prompts.find((p) => p.answer === "choose");
   const head = question ? `<h3>${esc(both(app.pic.texts.prompts[view.prompts
     .indexOf(question)]))}</h3>` : "";
   const own = (id) => entries.filter(([e]) => e.hero === id && e.type !== "choose");
-  const lines = heroIds(view).map((id) => own(id)).filter((l) => l.length).map((l) =>
-    `<div class="row hero-taps">${l.map(tapOf).join("")}</div>`);
+  const lines = heroIds(view).filter((id) => own(id).length).map((id) =>
+    `<div class="row hero-taps"><strong>${esc(player(view, id))}</strong>` +
+    `${own(id).map((entry) => tapOf(entry, true)).join("")}</div>`);
   const rest = entries.filter(([e]) => !e.hero || e.type === "choose");
-  return head + lines.join("") + (rest.length ? `<div class="row">${rest.map(tapOf).join("")}` +
-    "</div>" : "");
+  return head + (rest.length ? `<div class="row">${rest.map((entry) => tapOf(entry))
+    .join("")}</div>` : "") + lines.join("");
 }
 
 /** What a printed ability or Action card did, in the effect vocabulary (the host's page and the
@@ -232,7 +239,14 @@ function commitPicker(cards, blind, act) {
     .join("") + "</div>" : "");
 }
 const commitOf = (el) => ({type: "commit", up: commitPick.up, down: el.dataset.card});
-const committed = (done) => { if (done) commitPick.up = null; };
+/** Once the table took the two cards, the pick is cleared and shown cleared at once (its
+ * buttons would otherwise send a second commit without its face-up card). */
+const committed = (done) => {
+  if (!done) return;
+  commitPick.up = null;
+  renderRole();
+  renderHost();
+};
 
 /** Step 3: an ability whose cost is not known yet is taught on the spot and used (a stepper up
  * to the Titan faces it has: a dearer one cannot be used this round). */

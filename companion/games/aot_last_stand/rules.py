@@ -22,7 +22,6 @@ from companion.engine import (
     Step,
     Tally,
     Template,
-    validate,
 )
 from companion.engine.catalog import localized
 from companion.engine.rules import RulesGame
@@ -37,7 +36,7 @@ from .notices import warnings
 from .roles import ROLES, TITAN_TASKS, check_titan
 from .schemas import EVENTS
 from .setup import initial_state
-from .taps import taps, trial
+from .taps import taps
 from .upcasts import round_inferred
 
 PHASE_EVENTS = {  # by step
@@ -178,17 +177,13 @@ class LastStand(RulesGame):
             "players": [{"name": titan["player"], "role": "titan"}] + [
                 {"name": h["player"], "role": "hero", "hero": hid}
                 for hid, h in state["heroes"].items()],
-            "taps": taps(state, trial(lambda e: self.try_event(state, e)), titan=False),
+            "taps": taps(state, lambda e: self.takes(state, e), titan=False),
         }
 
     def try_event(self, state: State, event: dict[str, Any], titan: bool = False) -> None:
         """Apply ``event`` to a copy of the state (raises the refusal; the table is not
         touched); ``titan``: as sent from the Titan's own phone."""
-        fields = {k: v for k, v in event.items() if k != "type"}
-        checked = Event(event["type"], validate(event["type"], fields, self.events[event["type"]]))
-        if titan:
-            check_titan(state, checked)
-        self.apply(state, checked)
+        self.attempt(state, event, check_titan if titan else None)
 
     def role_view(self, role: str, state: State) -> dict[str, Any]:
         """A secret role's own picture (only the Titan's so far)."""
@@ -209,7 +204,7 @@ class LastStand(RulesGame):
                            for e in state["play"]]
         data["hidden"] = next((e["card"] for e in state["play"] if not e["up"]), None)
         data["expects"] = self.titan_expects(state).to_json()
-        data["taps"] = taps(state, trial(lambda e: self.try_event(state, e, titan=True)),
+        data["taps"] = taps(state, lambda e: self.takes(state, e, check_titan),
                             titan=True)
         return data
 

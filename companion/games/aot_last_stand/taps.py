@@ -16,8 +16,6 @@ from collections.abc import Callable, Iterator
 from itertools import combinations, permutations
 from typing import Any
 
-from companion.engine import RuleError
-
 from . import steps, tactics
 from .board import State, distance
 from .catalog import FACES, LEVELS
@@ -177,13 +175,3 @@ def _conditions(state: State) -> Iterator[Event]:
             for pay in _shares(state, list(state["heroes"]), need):
                 yield {"type": "provide", "condition": index, "pay": pay}
 
-
-def trial(apply: Callable[[Event], Any]) -> Takes:
-    """Whether ``apply`` (the rules on a copy of the state) takes an event without a refusal."""
-    def takes(event: Event) -> bool:
-        try:
-            apply(event)
-        except RuleError:
-            return False
-        return True
-    return takes

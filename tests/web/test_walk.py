@@ -177,8 +177,11 @@ class Walk:
 @pytest.mark.parametrize("phone", PHONES)
 @pytest.mark.parametrize("game", GAMES)
 def test_a_seeded_walk_offers_only_what_the_rules_take_in_words_that_fit(
-        browser, server, tmp_path, game, phone):  # noqa: F811
+        browser, server, tmp_path, game, phone, request):  # noqa: F811
     viewport, lang, steps = phone
+    if viewport["width"] > PHONES[0].values[0][0]["width"] and \
+            request.node.get_closest_marker("xfail"):
+        pytest.skip("a game expected to fail is walked on the small phone only (its reason)")
     page = browser.new_context(viewport=viewport).new_page()
     page.goto(server.url)
     become_host(page)

@@ -86,6 +86,22 @@ def test_history_is_labelled(session):
         "Kazgin combat Incube : gagné, dépensé 1 rouge")
 
 
+def test_a_fight_without_equipment_spent_says_no_spent_dash(session):
+    """Found: "spent —" in Last Bastion's history after a fight that spent nothing."""
+    play(session, setup_event([("Gary", "kazgin", "S"), ("Paul", "mylfaar", "N")]),
+         {"type": "teach", "kind": "card", "id": "incube", "definition": {"complete": True}},
+         {"type": "card", "id": "incube"},
+         {"type": "place", "slot": "red.1"},
+         {"type": "move", "hero": "kazgin", "to": [0, 1]},
+         {"type": "fight", "targets": ["red.1"]},
+         {"type": "dice", "faces": ["red", "red", "blue"], "grey": "yellow"},
+         {"type": "resolve"})
+    from companion.i18n import render
+    label = session.history()[-1].label
+    assert render(label, "en", session.game) == "Kazgin fights Incube: won"
+    assert render(label, "fr", session.game) == "Kazgin combat Incube : gagné"
+
+
 def test_listeners_hear_each_event_after_it_is_journaled(session):
     heard = []
     stop = session.subscribe(lambda update: heard.append(

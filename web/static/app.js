@@ -289,6 +289,10 @@ function render() {
   $("lang-switch").lang = next;
   $("history-link").textContent = t("ui.history");
   $("host-toggle").textContent = app.hostOpen ? t("ui.close") : t("ui.host");
+  const conn = $("conn");  // the link's state, said again in the language just chosen
+  if (conn.classList.contains("on") || conn.classList.contains("off")) {
+    conn.textContent = t(conn.classList.contains("on") ? "ui.live" : "ui.offline");
+  }
   if (!app.pic) return;
   const game = gameOf(app.pic.view);
   renderTop(game);

@@ -218,10 +218,10 @@ def on_resolve(state: State, fields: dict[str, Any], out: Out) -> None:
     if falls and len(falls) < len(roll["targets"]):
         result = "partly_won"
     out.say(f"fight.{result}", hero=roll["fighter"], cards=fallen or names, spent=spent)
-    out.label = Message("history.fight", {"hero": state["heroes"][roll["fighter"]]["name"],
-                                           "cards": names, "fallen": fallen,
-                                           "result": f"fight_{result}",
-                                           "spent": spent})
+    # nothing spent: no "spent —" in the history (issue 39)
+    out.label = Message("history.fight" if spent else "history.fight_unspent",
+                        {"hero": state["heroes"][roll["fighter"]]["name"], "cards": names,
+                         "fallen": fallen, "result": f"fight_{result}", "spent": spent})
     state["combat"] = None
     tasks: list[dict[str, Any]] = []
     for slot in falls:

@@ -22,6 +22,7 @@ import urllib.request
 
 import pytest
 from test_e2e import ApiHost, at_version, become_host, browser, server  # noqa: F401
+from walk_lh import Composer, composes
 from walktools import (
     PAGE_TEXTS,
     WIDE,
@@ -39,11 +40,8 @@ GAMES = ["last-bastion", "runemasters",
              "committed on the Titan's own phone (its role link), which the walk does not open "
              "yet; tests/games/aot_last_stand/test_aot_offered_controls.py tries every control "
              "of both phones on the rules (0 refusals)"))),
-         pytest.param("last-heroes", marks=pytest.mark.xfail(strict=True, reason=(
-             "the walk taps one control at a time; a Last Heroes play is composed of several "
-             "chips and a Send (tests/web/test_lh_phone.py plays them), so the walk stops at the "
-             "first play: it needs a composing step")))]
-"""Issue 39 asks this walk of every game; the two marked games fail it for the reasons given
+         "last-heroes"]
+"""Issue 39 asks this walk of every game; the marked game fails it for the reason given
 (the lead's closing note of this stop says what remains)."""
 STEPS = 12
 SEED = 5
@@ -145,16 +143,12 @@ class Walk:
         accepted: dict[str, tuple[str, dict]] = {}
         tried: dict[str, list[str]] = {}
         done: set[str] = set()
-        for _ in range(60):
-            todo = [c for c in self.page.evaluate(CONTROLS, None) if c not in done]
-            if not todo:
-                break
-            control = todo[0]
-            done.add(control)
+
+        def sent(control: str, tap) -> None:
             caught.clear()
-            self.page.evaluate(CONTROLS, control)
+            tap()
             if not caught:
-                continue  # a control of the page itself (a mode, a die face): nothing sent
+                return  # a control of the page itself (a mode, a die face): nothing sent
             key = json.dumps([(u.rsplit("/api/", 1)[1], b.get("event")) for u, b in caught])
             if key not in tried:
                 tried[key] = self.copy.refusals(list(caught))
@@ -164,6 +158,18 @@ class Walk:
                                 f"sent {key[:200]} -> {tried[key]}")
             else:
                 accepted[key] = caught[-1]
+
+        for _ in range(60):
+            todo = [c for c in self.page.evaluate(CONTROLS, None)
+                    if c not in done and not composes(c)]
+            if not todo:
+                break
+            control = todo[0]
+            done.add(control)
+            sent(control, lambda c=control: self.page.evaluate(CONTROLS, c))
+        Composer(self.page, lambda label, tap: sent("|" + label, tap),
+                 lambda what: self.note(step, what),
+                 (self.keys, self.foreign, self.allowed)).all()  # Last Heroes' chips and Send
         for pattern in CAUGHT:
             self.page.unroute(pattern)
         return list(accepted.values())

@@ -468,6 +468,9 @@ const teach = {weapon: {
     Object.entries(by).filter(([, cards]) => cards.includes(card))
       .map(([force]) => ({type, impact: force})))[0] || {},
 }, monster: {
+  /** The monsters on the battlefield, by their printed names (another one's id is typed). */
+  ids: (view) => view.battlefield.flatMap((col) => col.levels.filter((l) => l.monster)
+    .map((l) => [l.monster, monsterName(l.monster, l.name)])),
   // its impacts as printed (HIT!, BAM!, POW!) or none: «Impacts requis pour tuer le Monstre»
   get fields() {
     const printedImpacts = (field) => ({...field, choices: field.choices.map((shape) =>

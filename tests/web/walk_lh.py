@@ -5,7 +5,8 @@ slots, a monster, its impacts...) and a Send, as a player composes it on the pag
 composes plays as a player would: it taps a chip nobody tried yet, then the first chip of every
 other group still empty (a chip not yet tried first), until Send may be tapped; Send's request is
 then caught and tried on the table's copy like any other control. It goes on while a play taps
-a chip never tried, so that every chip offered is part of at least one play the rules judge.
+a chip never tried in this phase of the game, so that every chip offered is part of at least one
+play the rules judge.
 A play that cannot be finished (a chip that leads nowhere: Send stays disabled with nothing left
 to pick) is a finding. Each screen composed is scanned too: its words and its width.
 """
@@ -13,6 +14,7 @@ to pick) is a finding. Each screen composed is scanned too: its words and its wi
 from __future__ import annotations
 
 from collections.abc import Callable
+from weakref import WeakKeyDictionary
 
 from walktools import PAGE_TEXTS, WIDE, word_findings
 
@@ -33,13 +35,18 @@ CHIPS = """() => {
 TAP = """([k, v]) => {
   const el = [...document.querySelectorAll('#host button[data-act=' + (k ? 'lh' : 'lh-send') +
     ']')].find((e) => !k || (e.dataset.k === k && e.dataset.v === v));
-  if (el) el.click();  // a chip redraws the host's box at once; Send posts
-  return k ? Boolean(el) : new Promise((r) => setTimeout(r, 30)).then(() => app.busy)
+  if (el) el.click();  // a chip redraws the box at once (its chips are returned); Send posts
+  return k ? (CHIPS)() : new Promise((r) => setTimeout(r, 30)).then(() => app.busy)
     .then(() => Boolean(el));
-}"""
+}""".replace("CHIPS", CHIPS)
 
 NEW_MONSTER = "Goule des cryptes"
 """What the walk types where a void waits for a monster new to the table: its printed name."""
+
+TRIED: WeakKeyDictionary = WeakKeyDictionary()
+"""By page, then by phase of the game: the chips tried in plays sent. A chip tried at an earlier
+step of the same phase is not the first of a play again (the ten charger cards of a table drew
+the same fifteen faces ten times over): each step still sends one play at least."""
 
 SKIPPED = {"clear"}
 """Chip values that take a pick back (the ✕ of the impacts): no play of their own."""
@@ -61,17 +68,21 @@ class Composer:
     def __init__(self, page, sent: Callable[[str, Callable[[], None]], None],
                  note: Callable[[str], None], words: tuple) -> None:
         self.page, self.sent, self.note, self.words = page, sent, note, words
-        self.tried: set[tuple[str, str]] = set()
-        """The chips tried, by what a player sees (two cards of the same face are one choice)."""
+        phase = page.evaluate("app.pic && app.pic.view.phase") or ""
+        self.tried: set[tuple[str, str]] = TRIED.setdefault(page, {}).setdefault(phase, set())
+        """The chips tried in this phase of the game, at this step or an earlier one, by what a
+        player sees (two cards of the same face are one choice)."""
+        self.plays = 0
         self.screens: set[tuple[str, ...]] = set()
         """The screens scanned, by the groups of chips picked (one card or another: one screen)."""
 
     def state(self) -> dict:
         return self.page.evaluate(CHIPS)
 
-    def tap(self, chip: dict) -> None:
-        self.page.evaluate(TAP, [chip["k"], chip["v"]])
+    def tap(self, chip: dict) -> dict:
+        """Tap a chip; the chips offered then."""
         self.tried.add((chip["k"], chip["look"]))
+        return self.page.evaluate(TAP, [chip["k"], chip["v"]])
 
     def look(self, label: str) -> None:
         """The screen composed: no word that should not be there, nothing past the edge."""
@@ -88,17 +99,19 @@ class Composer:
     def play(self) -> bool:
         """One play composed and sent; whether it tapped a chip never tried before."""
         state = self.state()
-        first = [c for c in state["chips"] if (c["k"], c["look"]) not in self.tried and
-                 not c["pressed"] and c["v"] not in SKIPPED]
+        offered = [c for c in state["chips"] if not c["pressed"] and c["v"] not in SKIPPED]
+        first = [c for c in offered if (c["k"], c["look"]) not in self.tried]
+        if not first and not self.plays:
+            first = offered  # one play at least: a move for the walk to go on with
+        self.plays += 1
         if not first:
             if not state["named"] or ("name", NEW_MONSTER) in self.tried:
                 return False
             self.tried.add(("name", NEW_MONSTER))  # no monster taught for that void: a new one
         taps = first[:1]
         for chip in taps:
-            self.tap(chip)
+            state = self.tap(chip)
         groups = {c["k"] for c in taps}
-        state = self.state()
         while not state["ready"]:
             filled = {c["k"] for c in state["chips"] if c["pressed"]} | groups | {"power"}
             open_ = [c for c in state["chips"] if c["k"] not in filled and
@@ -108,9 +121,8 @@ class Composer:
             group = [c for c in open_ if c["k"] == open_[0]["k"]]
             chip = next((c for c in group if (c["k"], c["look"]) not in self.tried), group[0])
             taps.append(chip)
-            self.tap(chip)
+            state = self.tap(chip)
             groups.add(chip["k"])
-            state = self.state()
         label = " + ".join(f"{c['k']}={c['text']}" for c in taps) or "a void"
         if not state["ready"] and state["named"]:
             self.page.fill("#host input[name=lh-name]", NEW_MONSTER)

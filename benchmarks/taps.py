@@ -29,8 +29,8 @@ guardian's turn: the Event card at a round's start, the monster that appears, th
 each die that hits the monster in contact (one tap each), End the turn.
 Last Heroes (the demo's box: its cards taught, its chargers loaded with the set-up): a weapon
 card of a type the charger holds ammo for loaded from the pickers (its face, "Load it", the ammo
-that pays), else a card into the charger as ammo; a monster the loaded weapons kill killed; End
-the turn ("known card played" counts the play alone).
+that pays), else a card into the charger as ammo; a monster the loaded weapons kill killed (one
+tap: the weakest weapons that kill it); End the turn ("known card played" counts the play alone).
 Attack on Titan (three heroes, the Basic Titan's untaught cards taught): a round, the game's
 turn, on two phones, as tests/web/test_aot_round_taps.py plays it: the Titan commits its two
 Action cards and uses its first ability on its own phone; the table rolls (the camera), counters
@@ -366,11 +366,14 @@ def last_heroes(phone: Phone, record: Record, table: Table) -> None:
             lh_pick(phone, "as", "ammo")
         lh_complete(phone)
         record("known card played" if weapon else "card into the charger", *phone.since(start))
-        if phone.view()["kills"]:
+        killed = bool(phone.view()["kills"])
+        if phone.page.locator("#host button[data-act=lh-kill]").count():
+            phone.tap("#host button[data-act=lh-kill]")  # the weakest weapons that kill it
+        elif killed:
             lh_pick(phone, "monster")
             lh_complete(phone)
         phone.tap("#host button[data-act=event][data-event=end_turn]")
-        record("turn", *phone.since(start))
+        record("turn with a kill" if killed else "turn", *phone.since(start))
 
 
 def attack_on_titan(phone: Phone, record: Record, table: Table) -> None:

@@ -178,6 +178,33 @@ def test_a_known_card_played_in_four_taps(browser, server, lang):  # noqa: F811
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_a_turn_with_a_kill_in_six_taps(browser, server, lang):  # noqa: F811
+    """The demo's fourth turn: Ana loads a second flamethrower (the card, "Load it", Play) and
+    kills the Wolf in one tap: the weakest loaded weapons that cover its impacts («Chaque Arme
+    chargée doit fournir un Impact de Force égale ou supérieure», «Attaquer un Monstre») are
+    named on the button; End. Measured 7 taps before (the monster, then Kill it)."""
+    phone = opened(browser, server, lang, *demo("last-heroes")[:13])
+    phone.chip("card", face(phone, "flamethrower", 2))
+    phone.chip("as", "weapon")
+    if not phone.page.locator("#host button[data-k=sources][aria-pressed=true]").count():
+        phone.chip("sources")
+    phone.send()
+    kill = "#host button[data-act=lh-kill][data-monster=wolf]"
+    label = phone.page.get_attribute(kill, "aria-label")
+    assert ("Flamethrower" if lang == "en" else "Lance-flammes") in label, label
+    weapons = phone.view()["kills"][[k["monster"] for k in phone.view()["kills"]].index("wolf")]
+    phone.tap(kill)
+    me = phone.view()["players"][0]
+    assert [m["card"] for m in me["monsters"]] == ["wolf"]
+    assert not set(weapons["weapons"]) & {w["card"] for w in me["loaded"]}
+    phone.end()
+    assert phone.taps <= 6 and phone.keys == 0, phone.taps
+    assert phone.view()["active"] == "echo"
+    words(phone, lang)
+    assert not phone.page.errors
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_what_was_picked_survives_a_redraw_and_a_card_taught(browser, server, lang):  # noqa: F811
     """Issue 39: «Last Heroes' play form is cleared after teaching and must be retyped»: a card
     taught from another phone (a new version, the host controls redrawn) keeps the card and the
@@ -215,3 +242,52 @@ def test_the_voids_are_filled_by_name_or_by_the_simulated_table(browser, server,
     phone.tap("#host button[data-act=draw]", sensor=True)
     assert phone.view()["phase"] == "play" and (phone.taps - phone.sensed) == 1
     assert not phone.page.errors
+
+
+ADJUST = "#host-more form[data-form=event][data-event=adjust]"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_correction_is_pointed_at_and_survives_a_refusal_and_a_teach(
+        browser, server, lang):  # noqa: F811
+    """Issue 39, items 1 and 3: the correction form points at what is printed (the weapons
+    loaded by type and Impact, the pawn's and the monster's places by column, level and
+    monster); only the note is typed. What the host picked survives a refusal (a weapon loaded
+    in front of Ben cannot come from Ana's hand) and a card taught from another phone."""
+    phone = opened(browser, server, lang, *demo("last-heroes")[:13])
+    page = phone.page
+    correction = page.locator("details[data-details=event-adjust]")
+    if not correction.evaluate("(details) => details.open"):
+        correction.locator("summary").click()
+    typed = page.locator(f"{ADJUST} input[type=text], {ADJUST} input:not([type])")
+    assert [typed.nth(i).get_attribute("name") for i in range(typed.count())] == ["note"]
+    flamethrower = "Flamethrower" if lang == "en" else "Lance-flammes"
+    loaded = page.locator(f"{ADJUST} label.pick:has(input[name=loaded])")
+    shown = [loaded.nth(i).inner_text() for i in range(loaded.count())]
+    assert f"{flamethrower} HIT! (Ana)" in shown, shown
+    assert not CARD_ID.findall(page.inner_text(ADJUST))
+    page.select_option(f"{ADJUST} select[name=hero]", "blind")
+    page.fill(f"{ADJUST} input[name=jokers]", "2")
+    page.check(f"{ADJUST} input[name=loaded][value=crossbow-6]")
+    page.check(f"{ADJUST} input[name=loaded][value=flamethrower-3]")
+    before = page.evaluate("app.version")
+    page.locator(f"{ADJUST} button").click()
+    page.evaluate("app.busy")
+    assert page.evaluate("app.version") == before and page.evaluate("app.refusal")
+
+    def kept() -> None:
+        assert page.input_value(f"{ADJUST} select[name=hero]") == "blind"
+        assert page.input_value(f"{ADJUST} input[name=jokers]") == "2"
+        assert page.is_checked(f"{ADJUST} input[name=loaded][value=crossbow-6]")
+        assert page.is_checked(f"{ADJUST} input[name=loaded][value=flamethrower-3]")
+
+    kept()
+    at_version(page, ApiHost(server.url).send({"type": "teach", "kind": "monster", "id": "goule",
+                                               "definition": {"name": "Goule", "level": 2}}))
+    kept()
+    page.uncheck(f"{ADJUST} input[name=loaded][value=crossbow-6]")
+    page.locator(f"{ADJUST} button").click()
+    page.evaluate("app.busy")
+    ana = phone.view()["players"][0]
+    assert ana["jokers"] == 2 and [w["card"] for w in ana["loaded"]] == ["flamethrower-3"]
+    assert not page.errors

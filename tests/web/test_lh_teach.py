@@ -87,17 +87,23 @@ def test_a_pile_taught_card_after_card(browser, server, lang):  # noqa: F811
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_monster_taught_with_its_impacts_as_printed_or_none(browser, server, lang,  # noqa: F811
                                                                tmp_path):
-    """«Impacts requis pour tuer le Monstre»: the Rat's light impact tapped as printed (BAM!),
-    its dark zone taught as printing none (the "nothing" choice of the API, an empty list)."""
+    """«Impacts requis pour tuer le Monstre»: the Rat, pointed at by its name among the
+    battlefield's monsters (no id typed), its light impact tapped as printed (BAM!), its dark
+    zone taught as printing none (the "does nothing here" choice of the API, an empty list):
+    within the 15 paced seconds of a weapon (a list drawn open and chosen: two taps)."""
     phone = opened(browser, server, lang, GAME_SETUPS["last-heroes"])
     open_teaching(phone)
     phone.page.select_option(f"{FORM} select[name=teach-kind]", "monster")
-    phone.page.fill(f"{FORM} input[name=teach-id]", "rat")
+    phone.taps += 2
+    rat = f"{FORM} label.pick:has(input[name=teach-id][value=rat])"
+    phone.tap(rat)
     chip(phone, "light.0", 2)
     phone.page.select_option(f"{FORM} select[name='dark.as']", "nothing")
+    phone.taps += 2
     before = phone.page.evaluate("app.version")
-    phone.page.locator(f"{FORM} button:not([data-act])").click()
+    phone.tap(f"{FORM} button:not([data-act])")
     at_version(phone.page, before + 1)
     saved = json.loads((tmp_path / "data" / "definitions" / "last-heroes.json").read_text())
     assert saved["monster"]["rat"] == {"light": [2], "dark": []}
+    assert phone.keys == 0 and paced(phone) <= 15, (phone.taps, phone.keys, paced(phone))
     assert not phone.page.errors

@@ -638,7 +638,7 @@ const Typed = (() => {
     const form = el.closest(
       "#host form[data-form], #host-more form[data-form], #role form[data-form]");
     return form && el.name ? formKey(form) + el.name +
-      (el.type === "radio" ? "=" + el.value : "") : null;
+      (el.type === "radio" || el.type === "checkbox" ? "=" + el.value : "") : null;
   };
   const checkable = (el) => el.type === "checkbox" || el.type === "radio";
 

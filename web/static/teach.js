@@ -90,9 +90,22 @@ const Teach = (() => {
     return own && own.id ? own.id(definitionOf(specs), view) : draft.id;
   }
 
-  /** The id to type, unless the game names the card from what is picked. */
-  const typedId = () => ((ownWay() || {}).id ? "" : `<label><span>${esc(t("ui.field_id"))} *` +
-    `</span> <input name="teach-id" required value="${esc(draft.id)}"></label>`);
+  /** The id to type, unless the game names the card from what is picked; a game may offer the
+   * cards on its table by their printed names (``ids(view)``: [id, name] pairs), one tap each,
+   * an id typed only for a card elsewhere. */
+  function typedId(view) {
+    const own = ownWay() || {};
+    if (own.id) return "";
+    const ids = own.ids ? own.ids(view) : [];
+    const picked = ids.some(([id]) => id === draft.id);
+    const chips = ids.length ? `<fieldset><legend>${esc(t("ui.field_id"))}</legend>` +
+      `<span class="chips">${ids.map(([id, shown]) => `<label class="pick"><input type="radio" ` +
+        `name="teach-id" value="${esc(id)}"${id === draft.id ? " checked" : ""}><span>` +
+        `${esc(shown)}</span></label>`).join("")}</span></fieldset>` : "";
+    return chips + `<label><span>${esc(t(ids.length ? "ui.teach_other_id" : "ui.field_id"))}` +
+      `${ids.length ? "" : " *"}</span> <input name="teach-id"${ids.length ? "" : " required"}` +
+      ` value="${esc(picked ? "" : draft.id)}"></label>`;
+  }
 
   /** For a game that names the card: which one is taught (the next of its face), how many
    * this pile has taught, and the choice to go on card after card. */
@@ -126,7 +139,7 @@ const Teach = (() => {
       `${esc(t("ui.teach_any"))}</summary><form data-form="teach-any" class="event teach-any">` +
       `<label><span>${esc(t("ui.teach_kind"))}</span> <select name="teach-kind">` +
       options(Object.keys(kinds), draft.kind, (k) => t("ui.kind_" + k)) + "</select></label>" +
-      typedId() + specs.map((f) => fields.labelled(f, f.name)).join("") + skipped +
+      typedId(view) + specs.map((f) => fields.labelled(f, f.name)).join("") + skipped +
       (ownWay() ? "" : `<p class="hint">${esc(t("ui.teach_required"))}</p>`) +
       (draft.error ? `<p class="warning" role="alert">${esc(draft.error)}</p>` : "") +
       named(specs, view) +
@@ -152,7 +165,10 @@ const Teach = (() => {
     else if (target.name === "teach-deck") {
       Object.assign(draft, {deck: target.checked, taught: 0});
       redraw();
-    } else draft.id = target.value.trim();
+    } else {
+      draft.id = target.value.trim();
+      if (target.type === "radio") redraw();  // the id typed for another card is emptied
+    }
     return true;
   }
 

@@ -209,14 +209,28 @@ function chargerForm(view) {
 
 const impacts = (list) => (list || []).map(impact).join(" ");
 
-/** A monster to kill: those the loaded weapons cover, each with the weakest weapons that do. */
+/** A monster the weakest loaded weapons kill, in one tap: its name, the impacts it needs and the
+ * weapons it takes (the hero who would rather spend others picks them with the ⋯ chip). */
+function killButton(view, k) {
+  const loaded = playerOf(view, view.active).loaded;
+  const spent = k.weapons.map((c) => loaded.find((w) => w.card === c)).filter(Boolean);
+  return button("lh-kill", `✕ ${monsterName(k.monster, k.name)} · ${impacts(k.needed)}`,
+    `data-monster="${esc(k.monster)}" class="strong" aria-label="${esc(t("ui.lh_kill_with", {
+      monster: monsterName(k.monster, k.name), weapons: spent.map((w) => `${name(w.type)} ` +
+        impact(w.impact)).join(", ")}))}"`) + (loaded.length > k.weapons.length ? chip(
+    "monster", k.monster, "⋯", draft.monster === k.monster, `aria-label="${esc(
+      t("ui.lh_kill_choose", {monster: monsterName(k.monster, k.name)}))}"`) : "");
+}
+
+/** A monster to kill: those the loaded weapons cover, each with the weakest weapons that do
+ * (one tap), or, its impacts not taught yet, chosen then its impacts tapped as printed. */
 function killForm(view) {
   if (!view.kills.length) return "";
   const option = view.kills.find((k) => k.monster === draft.monster);
   let html = `<fieldset><legend>${esc(t("ui.lh_kill"))}</legend><div class="row">` +
-    view.kills.map((k) => chip("monster", k.monster, `${esc(monsterName(k.monster, k.name))} ` +
-      `<small>` +
-      `${esc(k.needed ? impacts(k.needed) : "?")}</small>`, k === option)).join("") + "</div>";
+    view.kills.map((k) => (k.needed && k.weapons ? killButton(view, k) : chip("monster",
+      k.monster, `${esc(monsterName(k.monster, k.name))} <small>?</small>`, k === option)))
+      .join("") + "</div>";
   if (option) {
     const loaded = playerOf(view, view.active).loaded;
     if (draft.weapons === null) {  // the weakest that cover it, or the only one loaded
@@ -233,8 +247,8 @@ function killForm(view) {
   }
   const known = option && (option.needed || (draft.light !== null &&
     (option.level === 1 || draft.dark !== null)));
-  return html + sendButton(t("ui.lh_kill_send"), Boolean(known && draft.weapons.length)) +
-    "</fieldset>";
+  return html + (option ? sendButton(t("ui.lh_kill_send"), Boolean(known &&
+    draft.weapons.length)) : "") + "</fieldset>";
 }
 
 /** A monster's impacts nobody taught yet, tapped as printed (HIT!, BAM!, POW!), or none. */
@@ -388,21 +402,49 @@ async function sending(event) {
 
 const sendDraft = () => sending(drafted(app.pic.view));
 
+/** The weapons a correction may load: those loaded now, and the cards of the active hero's hand
+ * (the shared view names no other hand's cards). */
+const loadable = (view) => [...new Set([...view.players.flatMap((p) => p.loaded.map((w) =>
+  w.card)), ...view.hand.map((f) => f.card)])];
+/** A weapon as printed (type, Impact), and who holds it loaded. */
+function weaponLabel(card) {
+  const view = app.pic.view;
+  const holder = view.players.find((p) => p.loaded.some((w) => w.card === card));
+  const w = (holder ? holder.loaded : view.hand).find((x) => x.card === card) || {};
+  return `${name(w.type)} ${impact(w.impact)}${holder ? ` (${holder.name})` : ""}`;
+}
+/** The battlefield's places that hold a monster ("column,level"), from ``lowest`` up. */
+const places = (view, lowest = 1) => view.battlefield.flatMap((col) => col.levels
+  .filter((l) => l.monster && l.level >= lowest).map((l) => `${col.column},${l.level}`));
+function placeLabel(place) {
+  if (place === "0") return t("ui.lh_pawn_home");
+  const [column, level] = place.split(",").map(Number);
+  const at = app.pic.view.battlefield.find((c) => c.column === column).levels
+    .find((l) => l.level === level);
+  return `${t("ui.lh_void", {column, level})} · ${monsterName(at.monster, at.name)}`;
+}
+const monsterLabel = (card) => {
+  const m = app.pic.view.monster_cards.find((x) => x.card === card) || {};
+  return monsterName(card, m.name) + (m.level ? ` · ${t("ui.lh_level", {n: m.level})}` : "");
+};
+
 const DESCRIPTION = {
   adjust: {fields: [{name: "hero", kind: "choice", from: heroIds, optional: true},
     {name: "jokers", kind: "number", min: 0, max: 3, optional: true},
     {name: "charisma", kind: "number", min: -99, max: 99, optional: true},
-    {name: "loaded", kind: "text", optional: true},
-    {name: "pawn", kind: "text", optional: true, placeholder: () => t("ui.lh_pawn_hint")},
+    {name: "loaded", kind: "multi", from: loadable, label: weaponLabel, optional: true},
+    {name: "pawn", kind: "choice", from: (view) => ["0", ...places(view, 2)], label: placeLabel,
+      optional: true},
     {name: "slot", kind: "choice", from: slots, label: slotLabel, optional: true},
     {name: "ammo", kind: "number", min: 0, max: 9, optional: true},
-    {name: "column", kind: "number", min: 1, max: 5, optional: true},
-    {name: "level", kind: "number", min: 1, max: 3, optional: true},
-    {name: "monster", kind: "text", optional: true},
+    {name: "column", kind: "choice", from: places, label: placeLabel, optional: true},
+    {name: "monster", kind: "choice", from: (view) => view.monster_cards.map((m) => m.card),
+      label: monsterLabel, optional: true},
     {name: "note", kind: "text", optional: true}],
   build: (f) => ({...f,
-    ...(f.loaded === undefined ? {} : {loaded: Controls.list(f.loaded)}),
     ...(f.pawn === undefined ? {} : {pawn: f.pawn === "0" ? false : Controls.list(f.pawn, true)}),
+    ...(f.column === undefined ? {} : {column: Number(f.column.split(",")[0]),
+      level: Number(f.column.split(",")[1])}),
   })},
 };
 
@@ -426,6 +468,9 @@ const teach = {weapon: {
     Object.entries(by).filter(([, cards]) => cards.includes(card))
       .map(([force]) => ({type, impact: force})))[0] || {},
 }, monster: {
+  /** The monsters on the battlefield, by their printed names (another one's id is typed). */
+  ids: (view) => view.battlefield.flatMap((col) => col.levels.filter((l) => l.monster)
+    .map((l) => [l.monster, monsterName(l.monster, l.name)])),
   // its impacts as printed (HIT!, BAM!, POW!) or none: «Impacts requis pour tuer le Monstre»
   get fields() {
     const printedImpacts = (field) => ({...field, choices: field.choices.map((shape) =>
@@ -446,6 +491,8 @@ registerGame("last-heroes", {top, board, heroes, setupForm, host, more, teach,
   forms: {setup, event: (_data, form) => send(Controls.eventFrom(DESCRIPTION, form,
     app.pic.view))},
   actions: {lh: pick, "lh-send": sendDraft, event: (el) => sending({type: el.dataset.event}),
+    "lh-kill": (el) => sending({type: "kill", monster: el.dataset.monster,
+      weapons: app.pic.view.kills.find((k) => k.monster === el.dataset.monster).weapons}),
     "lh-power": (el) => sending({type: "power", power: el.dataset.power,
       ...(el.dataset.slot ? {slot: el.dataset.slot} : {})})},
   simulated: ["card"]});

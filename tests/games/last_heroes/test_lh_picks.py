@@ -10,9 +10,10 @@ from __future__ import annotations
 import copy
 import random
 
-from lastheroes_helpers import END, ammo, definitions, kill, load, play, setup_event
+import pytest
+from lastheroes_helpers import END, ammo, definitions, kill, load, play, refused, setup_event
 
-from companion.engine import Event, Message
+from companion.engine import Event, Message, RuleError
 from companion.games.last_heroes import GAME
 from companion.games.last_heroes.simulated import invent
 from companion.i18n import render
@@ -115,3 +116,50 @@ def test_the_simulated_table_fills_the_chargers_and_the_voids(session):
     made_up = invent(state, random.Random(2))
     assert made_up["define"]["level"] == 3 and len(made_up["define"]["light"]) == 2
     GAME.apply(state, Event("reveal", made_up))
+
+
+def said(error, state) -> dict[str, str]:
+    """A refusal as the phone and the terminal say it, by language."""
+    return {lang: render(Message(error.key, error.params), lang, GAME, state)
+            for lang in ("en", "fr")}
+
+
+def test_a_card_elsewhere_is_placed_in_words(table):
+    """Issue 39: a refusal named a card's place as ``charger:echo.left``; it says where the
+    card is as a player does («dans le Chargeur de Ben (gauche)»)."""
+    card = table.state["players"]["echo"]["charger"]["left"]["card"]
+    error = refused(table, {"type": "play", "card": card, "as": "ammo", "slot": "left"},
+                    "card.elsewhere")
+    words = said(error, table.state)
+    assert "in the charger of Ben (left)" in words["en"]
+    assert "dans le Chargeur de Ben (gauche)" in words["fr"]
+    assert not any(raw in text for text in words.values()
+                   for raw in ("charger:", "echo.left", card))
+
+
+def test_a_card_nobody_taught_asks_its_values_in_words(session):
+    """Issue 39: a card not fully known was refused with the API's field ``"define"`` in the
+    message; it names what is missing in the page's language («Munition», not ``ammo``)."""
+    session.submit(setup_event(definitions={"monster": definitions()["monster"]}))
+    table = Simulator(session, seed=1)
+    for _ in range(6):
+        table.draw()
+    face = next(f for f in session.view()["hand"] if f["ammo"] is None)
+    error = refused(session, {"type": "play", "card": face["card"], "as": "ammo",
+                              "slot": "left"}, "card.incomplete")
+    words = said(error, session.state)
+    assert "(ammo missing)" in words["en"] and "(il manque : Munition)" in words["fr"]
+    assert not any(raw in text for text in words.values() for raw in ("define", '"', "{"))
+
+
+def test_a_draw_nobody_waits_for_is_said_in_words(table):
+    """Issue 39, the terminal: «charger is not expected now; the game is waiting for charger».
+    A card drawn when the table waits for a card played is named in words, in French too («card
+    n'est pas attendu» mixed the API's word into French and the gender of the card)."""
+    with pytest.raises(RuleError) as error:
+        Simulator(table, seed=1).draw()
+    words = said(error.value, table.state)
+    assert words["en"].startswith("a card drawn is not expected now; the game is waiting for "
+                                  "a card played")
+    assert words["fr"].startswith("Le jeu n'attend pas une carte tirée maintenant ; il attend "
+                                  "une carte jouée")

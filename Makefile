@@ -9,7 +9,7 @@ $(BIN)/companion: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
-.PHONY: setup run demo test bench
+.PHONY: setup run demo test bench pi-check
 setup: $(BIN)/companion
 
 run: setup
@@ -31,3 +31,8 @@ bench: setup
 	$(BIN)/python benchmarks/vision.py
 	systemd-analyze security --offline=true systemd/companion.service | tail -1
 	$(BIN)/python benchmarks/cafe.py --minutes 1
+
+# The installer and the companion in Debian Bookworm arm64 and armhf userlands under qemu (as
+# root; the userlands are cached in /var/cache/companion-pi-check): tools/pichecks/pi-check.sh
+pi-check: setup
+	bash tools/pichecks/pi-check.sh

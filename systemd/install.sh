@@ -15,6 +15,14 @@
 # version ($PREFIX/constraints.txt): it keeps the system numpy and picks the newest OpenCV wheel
 # that works with it (opencv-python-headless 4.11 with Bookworm's numpy 1.24).
 #
+# 32-bit Raspberry Pi OS (armhf) has no OpenCV or ONNX Runtime wheel on PyPI: there OpenCV comes
+# from apt (python3-opencv, built for the system's numpy), pip installs none (pyproject leaves
+# opencv-python-headless and onnxruntime out on 32-bit ARM) and the reader runs on OpenCV's dnn,
+# so the install compiles nothing.
+#
+# picamera2 and lgpio come from Raspberry Pi's own archive: on a plain Debian, where apt has no
+# such package, the installer says what it skipped (no camera, no GPIO) and goes on.
+#
 # PREFIX=/opt/companion by default; DESTDIR (empty by default) stages every path elsewhere, as
 # packagers do (the tests install into a temporary folder that way).
 set -euo pipefail
@@ -25,17 +33,32 @@ PREFIX=${PREFIX:-/opt/companion}
 VENV=$DESTDIR$PREFIX/venv
 CONFIG=$DESTDIR/etc/companion/config.toml
 UNIT_DIR=$DESTDIR/etc/systemd/system
-PACKAGES=(python3-venv python3-pip python3-numpy python3-picamera2 python3-lgpio python3-spidev
-          espeak-ng alsa-utils i2c-tools)
+PACKAGES=(python3-venv python3-pip python3-numpy python3-spidev espeak-ng alsa-utils i2c-tools)
+PI_PACKAGES=(python3-picamera2 python3-lgpio)  # Raspberry Pi's archive only
+case "$(uname -m)" in
+    armv6l|armv7l) PACKAGES+=(python3-opencv) ;;  # no wheel on PyPI for 32-bit ARM
+esac
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "run as root: sudo $0" >&2
     exit 1
 fi
 
-echo "== system packages: ${PACKAGES[*]}"
 apt-get update
+skipped=()
+for package in "${PI_PACKAGES[@]}"; do
+    if apt-cache show "$package" >/dev/null 2>&1; then
+        PACKAGES+=("$package")
+    else
+        skipped+=("$package")
+    fi
+done
+echo "== system packages: ${PACKAGES[*]}"
 apt-get install -y "${PACKAGES[@]}"
+if [ "${#skipped[@]}" -gt 0 ]; then
+    echo "!! skipped ${skipped[*]}: not in this system's apt archives (Raspberry Pi OS has them):" \
+         "no Pi camera, no GPIO pins until they are installed" >&2
+fi
 
 if command -v raspi-config >/dev/null; then
     echo "== enabling SPI and I2C (takes effect after a reboot)"
@@ -63,7 +86,9 @@ numpy_version=$(python3 -c 'import numpy; print(numpy.__version__)')
 echo "numpy==$numpy_version" > "$DESTDIR$PREFIX/constraints.txt"
 "$VENV/bin/pip" install --upgrade pip
 "$VENV/bin/pip" install --constraint "$DESTDIR$PREFIX/constraints.txt" "$SRC"
-if ! "$VENV/bin/python" -c 'import numpy, cv2, picamera2'; then
+camera_libraries=numpy,cv2
+[[ " ${skipped[*]} " == *" python3-picamera2 "* ]] || camera_libraries+=,picamera2
+if ! "$VENV/bin/python" -c "import $camera_libraries"; then
     echo "!! the camera libraries do not import together: run $PREFIX/venv/bin/companion doctor" >&2
 fi
 install -d "$DESTDIR$PREFIX/docs"
@@ -81,9 +106,13 @@ fi
 echo "== service"
 install -d "$UNIT_DIR"
 install -m 644 "$SRC/systemd/companion.service" "$UNIT_DIR/companion.service"
-systemctl daemon-reload
-systemctl enable companion
-systemctl restart companion
+if command -v systemctl >/dev/null; then
+    systemctl daemon-reload
+    systemctl enable companion
+    systemctl restart companion
+else
+    echo "!! systemctl not found (no systemd here): the service is installed but not started" >&2
+fi
 
 echo
 echo "Installed. Reboot once if SPI or I2C were just enabled, then check the box with:"

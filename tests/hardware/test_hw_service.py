@@ -199,21 +199,34 @@ esac
 """
 
 
-def test_the_installer_keeps_the_systems_numpy_for_picamera2(tmp_path):
-    """install.sh run in a sandbox: apt-get, systemctl, the user tools and Raspberry Pi OS's
-    python3 (numpy 1.24.2 from apt) are stand-ins that log their arguments; every path is
-    staged under DESTDIR."""
+# apt-cache of a plain Debian: Raspberry Pi's own packages are not in its archives.
+DEBIAN_APT_CACHE = STUB + """case "$2" in python3-picamera2|python3-lgpio) exit 100 ;; esac
+"""
+
+
+def run_installer(tmp_path, apt_cache: str = STUB) -> tuple[subprocess.CompletedProcess, list]:
+    """install.sh run in a sandbox: apt-get, apt-cache, systemctl, the user tools and Raspberry
+    Pi OS's python3 (numpy 1.24.2 from apt) are stand-ins that log their arguments; every path
+    is staged under DESTDIR. Returns the run and the logged calls."""
     log, stage, bin_dir = tmp_path / "log", tmp_path / "root", tmp_path / "bin"
     bin_dir.mkdir()
-    for tool, text in {"apt-get": STUB, "systemctl": STUB, "useradd": STUB, "usermod": STUB,
-                       "getent": STUB, "python3": FAKE_PYTHON}.items():
+    for tool, text in {"apt-get": STUB, "apt-cache": apt_cache, "systemctl": STUB,
+                       "useradd": STUB, "usermod": STUB, "getent": STUB,
+                       "python3": FAKE_PYTHON}.items():
         (bin_dir / tool).write_text(text.format(log=log, numpy="1.24.2"))
         (bin_dir / tool).chmod(0o755)
     result = subprocess.run(["bash", str(SYSTEMD / "install.sh")], capture_output=True,
                             text=True, env={"PATH": f"{bin_dir}:/usr/bin:/bin",
                                             "DESTDIR": str(stage)})
+    return result, log.read_text().splitlines()
+
+
+def test_the_installer_keeps_the_systems_numpy_for_picamera2(tmp_path):
+    """On Raspberry Pi OS (apt has picamera2 and lgpio) everything is installed."""
+    result, calls = run_installer(tmp_path)
+    stage = tmp_path / "root"
     assert result.returncode == 0, result.stderr
-    calls = log.read_text().splitlines()
+    assert "skipped" not in result.stderr
     venv = f"{stage}/opt/companion/venv"
     constraints = stage / "opt/companion/constraints.txt"
     assert f"python3 -m venv --system-site-packages {venv}" in calls
@@ -226,6 +239,19 @@ def test_the_installer_keeps_the_systems_numpy_for_picamera2(tmp_path):
         SYSTEMD / "companion.service").read_text()
     assert (stage / "etc/companion/config.toml").exists()
     assert "systemctl enable companion" in calls and "systemctl restart companion" in calls
+
+
+def test_the_installer_on_plain_debian_says_what_it_skipped(tmp_path):
+    """Debian without Raspberry Pi's archive (the ARM userlands of `make pi-check`): the
+    installer names the packages it could not have and what that costs, and still installs."""
+    result, calls = run_installer(tmp_path, apt_cache=DEBIAN_APT_CACHE)
+    assert result.returncode == 0, result.stderr
+    installed = next(c for c in calls if c.startswith("apt-get install")).split()
+    assert "python3-picamera2" not in installed and "python3-lgpio" not in installed
+    assert "python3-numpy" in installed
+    assert "skipped python3-picamera2 python3-lgpio" in result.stderr
+    assert "no Pi camera, no GPIO" in result.stderr
+    assert (tmp_path / "root/etc/companion/config.toml").exists()
 
 
 # Wheels a Raspberry Pi OS Bookworm (aarch64, glibc 2.36) can install: pip does not widen a

@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# `make pi-check`: the installer and the companion run in Raspberry Pi OS's userlands, 64-bit
+# (arm64) and 32-bit (armhf), emulated on this machine by qemu-user-static through binfmt_misc.
+#
+# For each architecture: a Debian Bookworm userland (debootstrap, cached under $PI_CHECK_CACHE,
+# keyed by its package list, so only the first run builds it), a fresh copy of it with this
+# checkout in /src, systemd/install.sh run there as root, then tools/pichecks/inside.py with the
+# installed venv (numpy is the system's; OpenCV, the reader's runtime and the companion import
+# together; `companion doctor`; a Last Bastion turn over HTTP on `companion run --simulate`;
+# `companion dice read` on 10 photos), and here the readings compared with this machine's own.
+#
+# What Debian lacks and a Pi has: picamera2 and lgpio (Raspberry Pi's archive). The installer
+# skips them and says so; the check stands them in with the simulated table and photo files.
+# Emulation says nothing of a Pi's speed, camera or pins (docs/hardware.md).
+#
+# Needs root (debootstrap, chroot, mounts). Fails, never passes silently, where binfmt_misc
+# cannot be mounted. PI_CHECK_ARCHES="arm64 armhf" by default.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+CACHE=${PI_CHECK_CACHE:-/var/cache/companion-pi-check}
+ARCHES=${PI_CHECK_ARCHES:-arm64 armhf}
+SUITE=bookworm
+SHARED=${COMPANION_SHARED:-$REPO/../shared}
+PHOTOS_DIR=$SHARED/data/dice/byler-d6-train/images
+PHOTO_COUNT=10
+# What systemd/install.sh asks apt for, less Raspberry Pi's own packages, and the CA
+# certificates pip needs: in the userland from the start, so the installer finds them there.
+PACKAGES=ca-certificates,python3-venv,python3-pip,python3-numpy,python3-spidev,espeak-ng
+PACKAGES+=,alsa-utils,i2c-tools
+ARMHF_PACKAGES=$PACKAGES,python3-opencv  # 32-bit: OpenCV from apt (no wheel on PyPI)
+started=$SECONDS
+
+say() { echo "pi-check: $*"; }
+fail() { echo "pi-check: FAIL: $*" >&2; exit 1; }
+elapsed() { echo "$((SECONDS - $1)) s"; }
+
+[ "$(id -u)" -eq 0 ] || fail "run as root (debootstrap, chroot and mounts need it)"
+
+need_tools() {
+    local missing=()
+    command -v debootstrap >/dev/null || missing+=(debootstrap)
+    command -v qemu-aarch64-static >/dev/null || missing+=(qemu-user-static)
+    command -v update-binfmts >/dev/null || missing+=(binfmt-support)
+    if [ "${#missing[@]}" -gt 0 ]; then
+        say "installing ${missing[*]}"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    fi
+}
+
+# binfmt_misc lets the kernel hand ARM programs to qemu: without it nothing below would run.
+need_binfmt() {
+    local binfmt=/proc/sys/fs/binfmt_misc
+    if [ ! -e "$binfmt/status" ]; then
+        mount -t binfmt_misc binfmt_misc "$binfmt" 2>/dev/null ||
+            fail "binfmt_misc cannot be mounted at $binfmt (a container without that" \
+                 "privilege?): ARM programs cannot run here, nothing was checked"
+    fi
+    for interpreter in qemu-aarch64 qemu-arm; do
+        update-binfmts --enable "$interpreter" 2>/dev/null || true
+        grep -qx enabled "$binfmt/$interpreter" 2>/dev/null ||
+            fail "binfmt_misc has no enabled $interpreter entry: ARM programs cannot run here"
+    done
+}
+
+mirror() {
+    local uri
+    uri=$(grep -rhoE '^(URIs:|deb) +https?://[^ ]+/debian/?( |$)' /etc/apt/sources.list \
+          /etc/apt/sources.list.d/ 2>/dev/null | grep -oE 'https?://[^ ]+' | head -1)
+    echo "${uri:-http://deb.debian.org/debian}"
+}
+
+# The cached userland of an architecture: built once per package list, then only copied.
+userland() {
+    local arch=$1 packages=$2 key base
+    key=$(echo "$SUITE $arch minbase $packages" | sha256sum | cut -c1-12)
+    base=$CACHE/$SUITE-$arch-$key
+    if [ ! -d "$base" ]; then
+        local t=$SECONDS
+        say "building the $arch userland (debootstrap $SUITE, once: cached in $base)" >&2
+        rm -rf "$base.partial"
+        debootstrap --arch="$arch" --variant=minbase --include="$packages" "$SUITE" \
+            "$base.partial" "$(mirror)" > "$CACHE/$arch-debootstrap.log" 2>&1 ||
+            fail "debootstrap $arch failed: see $CACHE/$arch-debootstrap.log"
+        cp /etc/resolv.conf "$base.partial/etc/resolv.conf"
+        chroot "$base.partial" apt-get update -qq >/dev/null ||
+            fail "apt-get update failed in the $arch userland"
+        mv "$base.partial" "$base"
+        say "the $arch userland was built in $(elapsed "$t")" >&2
+    fi
+    echo "$base"
+}
+
+mounted_under() { grep -q " $1/" /proc/mounts; }
+
+release() {
+    local root=$1
+    for point in dev/pts dev sys proc root/.cache/pip; do
+        mountpoint -q "$root/$point" && umount -l "$root/$point"
+    done
+    mounted_under "$root" && fail "$root still has mounts: left as it is"
+    return 0
+}
+
+in_root() {
+    chroot "$1" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+        HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive PIP_DEFAULT_TIMEOUT=180 \
+        PIP_CERT=/etc/ssl/certs/ca-certificates.crt PIP_PROGRESS_BAR=off "${@:2}"
+}
+
+check_arch() {
+    local arch=$1 packages=$2 t=$SECONDS base root
+    echo
+    say "== $arch =="
+    base=$(userland "$arch" "$packages")
+    root=$CACHE/run-$arch
+    if [ -d "$root" ]; then
+        release "$root"
+        rm -rf --one-file-system "$root"
+    fi
+    cp -a "$base" "$root"
+    trap 'release "'"$root"'"' EXIT
+    mount -t proc proc "$root/proc"
+    mount --bind /sys "$root/sys"
+    mount --bind /dev "$root/dev"
+    mount --bind /dev/pts "$root/dev/pts"
+    install -d "$CACHE/pip-$arch" "$root/root/.cache/pip"
+    mount --bind "$CACHE/pip-$arch" "$root/root/.cache/pip"  # wheels downloaded once
+    cp /etc/resolv.conf "$root/etc/resolv.conf"
+    # this machine's local certificate authorities, which its route to the registries needs
+    # (appended to the bundle: update-ca-certificates takes minutes under emulation)
+    cat /usr/local/share/ca-certificates/*.crt >> "$root/etc/ssl/certs/ca-certificates.crt" \
+        2>/dev/null || true
+    install -d "$root/src" "$root/photos"
+    git -C "$REPO" ls-files -z --cached --others --exclude-standard |
+        (cd "$REPO" && tar --null -T - -cf - 2>/dev/null) | tar -xf - -C "$root/src"
+    cp "${photos[@]}" "$root/photos/"
+    say "$(in_root "$root" uname -m) userland ready in $(elapsed "$t"): Debian $(cat \
+        "$root/etc/debian_version"), Python $(in_root "$root" python3 -c \
+        'import platform; print(platform.python_version())')"
+    say "stand-ins: no picamera2, no lgpio (Raspberry Pi's archive): the simulated table and" \
+        "photo files instead of the camera, no GPIO pins"
+
+    local i=$SECONDS
+    say "systemd/install.sh"
+    in_root "$root" bash /src/systemd/install.sh > "$CACHE/$arch-install.log" 2>&1 || {
+        tail -40 "$CACHE/$arch-install.log"
+        fail "$arch: systemd/install.sh failed (whole log: $CACHE/$arch-install.log)"
+    }
+    grep -E '^(==|!!)|Successfully installed|Building wheel|Running setup.py' \
+        "$CACHE/$arch-install.log" | sed 's/^/    /'
+    if grep -E 'Building wheel for (numpy|opencv|onnxruntime)' "$CACHE/$arch-install.log"; then
+        fail "$arch: pip compiled a library a Pi installs ready-made"
+    fi
+    grep -q '^!! skipped python3-picamera2 python3-lgpio' "$CACHE/$arch-install.log" ||
+        fail "$arch: the installer did not say it skipped picamera2 and lgpio"
+    say "installed in $(elapsed "$i")"
+
+    i=$SECONDS
+    local names=()
+    for photo in "${photos[@]}"; do names+=("/photos/$(basename "$photo")"); done
+    in_root "$root" /opt/companion/venv/bin/python /src/tools/pichecks/inside.py \
+        --readings "/photos/readings.jsonl" "${names[@]}" ||
+        fail "$arch: a check failed in the userland"
+    compare "$root/photos/readings.jsonl" "$arch"
+    say "checked in $(elapsed "$i"); $arch in all: $(elapsed "$t")"
+    release "$root"
+    trap - EXIT
+}
+
+# The dice each photo shows (faces and boxes), as read here on x86 and in the userland.
+compare() {
+    "$REPO/.venv/bin/python" - "$1" "$x86" "$2" <<'EOF'
+import json, sys
+from pathlib import Path
+
+def dice(path):
+    return {Path(r["image"]).name: [(d["face"], d["box"]) for d in r["dice"]]
+            for r in map(json.loads, Path(path).read_text().splitlines())}
+
+arm, x86 = dice(sys.argv[1]), dice(sys.argv[2])
+differ = sorted(name for name in x86 if arm.get(name) != x86[name])
+count = sum(len(d) for d in x86.values())
+if differ or arm.keys() != x86.keys():
+    for name in differ:
+        print(f"  {name}: x86 {x86[name]}\n  {' ' * len(name)}  {sys.argv[3]} {arm.get(name)}")
+    sys.exit(f"pi-check: FAIL: {sys.argv[3]} reads {len(differ)} photos otherwise than x86")
+print(f"  ok  the same {count} dice (faces and boxes) as on x86 in the {len(x86)} photos")
+EOF
+}
+
+need_tools
+need_binfmt
+install -d "$CACHE"
+mapfile -t photos < <(find "$PHOTOS_DIR" -name '*.jpg' 2>/dev/null | sort | head -"$PHOTO_COUNT")
+[ "${#photos[@]}" -eq "$PHOTO_COUNT" ] ||
+    fail "no $PHOTO_COUNT photos in $PHOTOS_DIR (shared/ next to the checkout, or COMPANION_SHARED)"
+x86=$CACHE/x86-readings.jsonl
+"$REPO/.venv/bin/companion" dice read --json --profile d6 "${photos[@]}" > "$x86" ||
+    fail "the x86 readings failed (make setup first)"
+say "x86 reference: $(wc -l < "$x86") photos read here"
+
+for arch in $ARCHES; do
+    case $arch in
+        arm64) check_arch arm64 "$PACKAGES" ;;
+        armhf) check_arch armhf "$ARMHF_PACKAGES" ;;
+        *) fail "unknown architecture $arch (arm64 or armhf)" ;;
+    esac
+done
+echo
+say "passed ($ARCHES) in $(elapsed "$started")"

@@ -57,7 +57,7 @@ def test_bad_requests_are_named_and_change_nothing(playing, session, kwargs, sta
 
 def test_refusals_speak_the_requested_language(playing):
     response = playing.post("/api/events?lang=fr", {"event": {"type": "end_turn"}})
-    assert "n'est pas attendu" in response.json["message"]
+    assert "n'attend pas" in response.json["message"]
     response = playing.post("/api/events", {"event": {"type": "end_turn"}},
                             headers={"X-Companion-Lang": "en"})
     assert "is not expected now" in response.json["message"]

@@ -13,6 +13,7 @@ profile, face, photo or die, a malformed body) learns nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
@@ -47,14 +48,21 @@ def _profile(name: Any, usable: bool = False) -> dict[str, Any]:
                    known=", ".join(p["profile"] for p in profiles) or "-")
 
 
+def _held(field: str, held_id: Any, find: Callable[[str], dict[str, Any] | None]) \
+        -> dict[str, Any]:
+    """What the box holds as ``held_id`` (a photo, a roll), found by ``find``; 400 when the id
+    is not one, 404 ``dice.no_<field>`` when unknown, expired or already used."""
+    if not isinstance(held_id, str) or not held_id:
+        raise ApiError(400, "request.bad_field", field=field, expected=f"a {field} id")
+    held = find(held_id)
+    if held is None:
+        raise ApiError(404, f"dice.no_{field}")
+    return held
+
+
 def _photo(photo_id: Any) -> dict[str, Any]:
     """The photo ``photo_id``; 404 ``dice.no_photo`` when unknown, expired or already taught."""
-    if not isinstance(photo_id, str) or not photo_id:
-        raise ApiError(400, "request.bad_field", field="photo", expected="a photo id")
-    photo = current().box.dice_photo(photo_id)
-    if photo is None:
-        raise ApiError(404, "dice.no_photo")
-    return photo
+    return _held("photo", photo_id, current().box.dice_photo)
 
 
 def _jpeg(data: bytes | None, key: str) -> Response:
@@ -191,12 +199,7 @@ def _roll_profile(name: Any) -> str:
 
 def _roll(roll_id: Any) -> dict[str, Any]:
     """The roll ``roll_id``; 404 ``dice.no_roll`` when unknown, expired or already kept."""
-    if not isinstance(roll_id, str) or not roll_id:
-        raise ApiError(400, "request.bad_field", field="roll", expected="a roll id")
-    roll = current().box.dice_roll(roll_id)
-    if roll is None:
-        raise ApiError(404, "dice.no_roll")
-    return roll
+    return _held("roll", roll_id, current().box.dice_roll)
 
 
 @bp.post("/api/dice/roll")

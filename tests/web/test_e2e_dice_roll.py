@@ -7,35 +7,22 @@ French too, never scrolls sideways and has no serious or critical axe-core findi
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-import pytest
 from test_accessibility import findings
-from test_dice_teach import DATA, PHOTO, labelled_dice
+from test_dice_teach import labelled_dice
 from test_e2e import (  # noqa: F401
     SHOTS,
     become_host,
     browser,
     expect,
     phone,
-    replay_camera_server,
 )
+from test_e2e_dice_teach import camera_server  # noqa: F401
 from test_phone_layout import no_sideways_scroll
 
 import vision
 from vision.table import CUT, table_examples
-
-
-@pytest.fixture
-def camera_server(tmp_path):
-    """`companion run --simulate` with a replay camera showing the labelled photo, looping."""
-    frames = tmp_path / "tray"
-    frames.mkdir()
-    shutil.copy(DATA / "images" / f"{PHOTO}.jpg", frames / "0.jpg")
-    server = replay_camera_server(tmp_path, frames)
-    yield server
-    server.stop()
 
 
 def test_the_host_reads_corrects_and_confirms_a_roll_then_forgets_the_examples(

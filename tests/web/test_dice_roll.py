@@ -73,14 +73,20 @@ def test_a_corrected_die_is_kept_and_read_right_on_the_next_reading(app, session
     assert table_examples("d6", session.data_dir) == []
 
 
-def test_the_answer_to_an_awaited_roll_goes_to_the_game_and_an_undo_keeps_the_examples(
-        app, session, camera_box):  # noqa: F811
-    host = login(app)
+def fight_awaiting_dice(host) -> None:
+    """Last Bastion set up, a monster drawn, a hero beside it fighting: the game awaits the
+    Combat dice."""
     for event in (setup_event(), {"type": "card", "id": "incube", "slot": "red.0",
                                   "define": {"complete": True}},
                   {"type": "move", "hero": "teagaan", "to": [0, 0]},
                   {"type": "fight", "targets": ["red.0"]}):
         assert host.send(event).status_code == 200
+
+
+def test_the_answer_to_an_awaited_roll_goes_to_the_game_and_an_undo_keeps_the_examples(
+        app, session, camera_box):  # noqa: F811
+    host = login(app)
+    fight_awaiting_dice(host)
     expected = session.expects().template("dice")
     assert expected.blank.profile == COMBAT
     roll = host.post("/api/dice/roll", {}).json  # the awaited profile by default
@@ -100,11 +106,7 @@ def test_the_answer_to_an_awaited_roll_goes_to_the_game_and_an_undo_keeps_the_ex
 
 def test_a_roll_the_game_refuses_keeps_nothing(app, session, camera_box):  # noqa: F811
     host = login(app)
-    for event in (setup_event(), {"type": "card", "id": "incube", "slot": "red.0",
-                                  "define": {"complete": True}},
-                  {"type": "move", "hero": "teagaan", "to": [0, 0]},
-                  {"type": "fight", "targets": ["red.0"]}):
-        assert host.send(event).status_code == 200
+    fight_awaiting_dice(host)
     roll = host.post("/api/dice/roll", {}).json
     count = session.expects().template("dice").blank.count
     dice = [{"box": d["box"], "face": "red"} for d in roll["dice"][:count - 1]]

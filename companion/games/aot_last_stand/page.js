@@ -3,7 +3,8 @@
 // with "Teach it" for the host), the Titan's hand size, the face-up Action and the Tactic on top;
 // the host's controls: one tap per move the rules take now (``view.taps``, tried on a copy of the
 // state by the rules), pickers of printed names for the rest (the Titan's cards, Eren's gifts,
-// what a printed effect did) and the Correction of every count. The Titan's own phone (role
+// what a printed effect did) and the Correction of every count (chips, steppers, lists of
+// printed names: nothing typed but its note). The Titan's own phone (role
 // token) also sees the hand and hidden card, and makes the Titan's decisions by the same taps:
 // commit, abilities, giving the dice back, applying an Action nobody counters, its choices.
 "use strict";
@@ -14,6 +15,7 @@ const SYMBOL = {titan: "☗", combat: "⚔", tactic: "✎", move: "➶", cannon:
 const TITANS = ["basic", "destroyer", "voracious", "deviant"];
 const TACTICS = ["sauvetage", "guerison", "tir-aveuglant", "mutilation", "chute-raide",
   "decapitation", "eradication"];  // the pile lies face up: its top card is seen at set-up
+const DECKS = {"basic": ["pietinement", "frenesie", "basic-3", "basic-4", "basic-5", "basic-6", "basic-7"], "destroyer": ["destroyer-1", "destroyer-2", "destroyer-3", "destroyer-4", "destroyer-5", "destroyer-6", "destroyer-7"], "voracious": ["voracious-1", "voracious-2", "voracious-3", "voracious-4", "voracious-5", "voracious-6", "voracious-7"], "deviant": ["deviant-1", "deviant-2", "deviant-3", "deviant-4", "deviant-5", "deviant-6", "deviant-7"]};  // each Titan's seven Action cards (catalog.json)
 const HEROES = ["eren", "sasha", "erwin", "mikasa", "levi", "conny", "armin", "hange"];
 const LEVELS = [0, 1, 2, 3, 4, 5, 6, 7, 8];
 const heroIds = (view) => Object.keys(view.heroes);
@@ -75,27 +77,138 @@ function setup(d) {
     card: d["titan-card"]}, heroes, ...(d.tactic_top ? {tactics: [d.tactic_top]} : {})});
 }
 
-const LISTED = ["dice", "hand", "set_aside", "pile"];  // corrections typed as "a, b, c"
-const hero = {name: "hero", kind: "choice", from: heroIds};
+const DESCRIPTION = {};  // the Correction is the page's own picker form (fix* below)
 
-const DESCRIPTION = {
-  adjust: {fields: [{...hero, optional: true},
-    {name: "hearts", kind: "choice", chips: true, from: () => [0, 1, 2, 3], numbers: true,
-      label: String, optional: true},
-    {name: "level", kind: "choice", from: () => LEVELS, numbers: true, label: String,
-      optional: true},
-    {name: "dice", kind: "text", optional: true, placeholder: "combat, move, move"},
-    {name: "health", kind: "number", min: 0, max: 40, optional: true},
-    {name: "devoured", kind: "number", min: 0, max: 12, optional: true},
-    {name: "cannons", kind: "number", min: 0, max: 6, optional: true},
-    ...["hand", "set_aside", "pile"].map((n) => ({name: n, kind: "text", optional: true})),
-    {name: "top", kind: "choice", chips: true, from: () => TACTICS, optional: true},
-    {name: "step", kind: "choice", chips: true, from: () => [1, 2, 3, 4, 5, 6], numbers: true,
-      label: String, optional: true},
-    {name: "note", kind: "text", optional: true}],
-  build: (f) => ({...f, ...Object.fromEntries(LISTED.filter((n) => f[n] !== undefined)
-    .map((n) => [n, f[n].split(",").map((s) => s.trim()).filter(Boolean)]))})},
+// -- the Correction (``adjust``), folded till asked: every value is picked, none typed ---------
+
+/** What the host changed in the Correction (``fixTouched``: a field's value as a string,
+ * ``fixLists``: a list's chosen items); a field not touched shows the table's value and is not
+ * sent, so the event says only what was corrected (as the typed form did). */
+const fixTouched = {};
+const fixLists = {};
+let fixOpen = false;
+const HERO_FIXES = ["hearts", "level"];
+const fixHero = () => fixTouched.hero;
+
+/** The table's values the Correction starts from (strings, as its fields keep them). */
+function fixCurrent(view) {
+  const h = view.heroes[fixHero()];
+  return {hearts: h ? String(h.hearts) : "", level: h ? String(h.level) : "",
+    health: String(view.health.marker), devoured: String(view.citizens.devoured),
+    cannons: String(view.cannons.left), top: view.tactic.top || "", step: String(view.step)};
+}
+const fixStore = {sizes: {}, values: new Proxy(fixTouched, {
+  get: (touched, k) => (k in touched ? touched[k] : fixCurrent(app.pic.view)[k]),
+  set: (touched, k, v) => {
+    if (k === "hero" && touched.hero !== v) {  // another hero: their own values
+      for (const f of HERO_FIXES) delete touched[f];
+      delete fixLists.dice;
+    }
+    touched[k] = v;
+    return true;
+  }})};
+const fixFields = Fields.make("aot-adjust", fixStore, () => renderHost());
+
+/** The Correction's single-value fields: chips, a list for the level, steppers for counts. */
+const fixSpecs = (view) => [
+  {name: "hero", type: "choice", options: heroIds(view), labels: heroIds(view)
+    .map((id) => player(view, id))},
+  ...(fixHero() ? [{name: "hearts", type: "choice", options: [0, 1, 2, 3]},
+    {name: "level", type: "choice", options: LEVELS}] : []),
+  {name: "health", type: "number", min: 0, max: view.health.length},
+  {name: "devoured", type: "number", min: 0,
+    max: view.citizens.left + view.citizens.devoured},
+  {name: "cannons", type: "number", min: 0, max: 6},
+  {name: "top", type: "choice", options: inPile(view), labels: inPile(view).map(name)},
+  {name: "step", type: "choice", options: [1, 2, 3, 4, 5, 6]}];
+const NOTE = {name: "note", type: "text"};
+const inPile = (view) => TACTICS.filter((c) => !view.tactic.used.includes(c));
+
+/** The Correction's lists: each a chosen list (a chip taken off by a tap) and what may be
+ * added to it, filtered as the rules take it: a hero's dice (a Titan face only for the hero
+ * who keeps it, at most five), the Titan's cards (its deck less the cards in play, removed or
+ * on the other list), the Tactic pile (each card still in it, once). ``now``: the table's
+ * list, shown until the host changes it. */
+function fixListSpecs(view) {
+  const h = view.heroes[fixHero()];
+  const deck = (DECKS[view.titan.card] || []).filter((c) => !view.titan.removed.includes(c) &&
+    !view.actions.some((a) => a.card === c));
+  const hand = fixLists.hand ?? view.titan.committable;
+  const aside = fixLists.set_aside ?? view.titan.set_aside;
+  return [
+    ...(h ? [{name: "dice", now: h.dice, most: 5, repeats: true, show: (f) =>
+      `${SYMBOL[f]} ${name(f)}`, from: FACES.filter((f) => f !== "titan" || (fixHero() === "levi" && !h.power_off))}]
+      : []),
+    {name: "hand", now: view.titan.committable, from: deck.filter((c) => !aside.includes(c))},
+    {name: "set_aside", now: view.titan.set_aside, from: deck.filter((c) => !hand.includes(c))},
+    {name: "pile", now: [], from: inPile(view)}];
+}
+
+/** One list of the Correction: its chosen items (a tap takes one off), then what may be added. */
+function fixList(spec) {
+  const chosen = fixLists[spec.name] ?? spec.now;
+  const show = spec.show || name;
+  const free = spec.from.filter((v) => spec.repeats || !chosen.includes(v));
+  return `<fieldset><legend>${esc(t("ui.field_" + spec.name))}</legend><div class="chips">` +
+    (chosen.length ? chosen.map((v, i) => button("fix-drop", `${show(v)} ×`, `data-list=` +
+      `"${spec.name}" data-index="${i}" aria-pressed="true"`)).join("") : "—") + "</div>" +
+    (chosen.length < (spec.most ?? Infinity) && free.length ? `<div class="chips">` +
+      free.map((v) => button("fix-add", `+ ${show(v)}`, `data-list="${spec.name}" ` +
+        `data-value="${esc(v)}"`)).join("") + "</div>" : "") + "</fieldset>";
+}
+
+/** The Correction form: the hero and their counts and dice, the table's counts, the Titan's
+ * cards, the Tactic pile, the step, a note. */
+function fixForm(view) {
+  const specs = fixSpecs(view);
+  const lists = fixListSpecs(view);
+  return `<details data-details="event-adjust"${fixOpen ? " open" : ""}><summary>` +
+    `${esc(t("ui.event_adjust"))}</summary><form data-form="aot-adjust" class="event">` +
+    specs.slice(0, fixHero() ? 3 : 1).map((s) => fixFields.labelled(s, s.name)).join("") +
+    lists.filter((l) => l.name === "dice").map(fixList).join("") +
+    specs.slice(fixHero() ? 3 : 1).map((s) => fixFields.labelled(s, s.name)).join("") +
+    lists.filter((l) => l.name !== "dice").map(fixList).join("") +
+    fixFields.labelled(NOTE, "note") + `<button>${esc(t("ui.send"))}</button></form></details>`;
+}
+
+/** The ``adjust`` event of what the host changed (the same event the typed form sent). */
+function fixEvent(view) {
+  const now = fixCurrent(view);
+  const changed = fixSpecs(view).filter((s) => s.name !== "hero" && s.name in fixTouched &&
+    String(fixTouched[s.name]) !== now[s.name]).map((s) => [s.name, fixFields.value(s, s.name)]);
+  const lists = fixListSpecs(view).filter((s) => s.name in fixLists)
+    .map((s) => [s.name, [...fixLists[s.name]]]);
+  const note = fixFields.value(NOTE, "note");
+  return {type: "adjust", ...(fixHero() ? {hero: fixHero()} : {}),
+    ...Object.fromEntries([...changed, ...lists]), ...(note ? {note} : {})};
+}
+
+/** Once the table took the correction, the form starts afresh from the table's values. */
+function fixClear(done) {
+  if (done) {
+    for (const k of Object.keys(fixTouched)) delete fixTouched[k];
+    for (const k of Object.keys(fixLists)) delete fixLists[k];
+  }
+  return done;
+}
+const fixActions = {
+  "fix-add": (el) => {
+    const spec = fixListSpecs(app.pic.view).find((s) => s.name === el.dataset.list);
+    fixLists[spec.name] = [...(fixLists[spec.name] ?? spec.now), el.dataset.value];
+    renderHost();
+  },
+  "fix-drop": (el) => {
+    const spec = fixListSpecs(app.pic.view).find((s) => s.name === el.dataset.list);
+    const chosen = [...(fixLists[spec.name] ?? spec.now)];
+    chosen.splice(Number(el.dataset.index), 1);
+    fixLists[spec.name] = chosen;
+    renderHost();
+  },
 };
+document.addEventListener("toggle", (e) => {  // the host folds or unfolds it: kept so
+  if (e.target.dataset && e.target.dataset.details === "event-adjust" &&
+      e.target.querySelector("form[data-form=aot-adjust]")) fixOpen = e.target.open;
+}, true);
 
 /** Eren's gifts (end of step 2, «Eren peut donner un dé à chacun de ses coéquipiers»): for
  * each teammate a chip per face of Eren's dice still free (a die goes to one teammate only);
@@ -212,7 +325,7 @@ function extra(view, expects) {
       `<form data-form="aot-give" class="event">${giftFields(view)}` +
       `<button>${esc(t("ui.send"))}</button></form></details>`;
   }
-  return html;
+  return html + fixForm(view);
 }
 
 const controls = Controls.make({
@@ -319,6 +432,7 @@ const pickActions = {
 const hostForms = {
   answer: () => send({type: "answer", effects: hostAnswerFields.value(
     effectsSpec(app.pic.view.game), "effects") || []}).then(answered(hostAnswer)),
+  "aot-adjust": () => send(fixEvent(app.pic.view)).then(fixClear),
   "aot-give": () => send({type: "give", gifts: {...gifts}}).then((done) => {
     if (done) for (const h of Object.keys(gifts)) delete gifts[h];
   }),
@@ -326,6 +440,6 @@ const hostForms = {
 
 registerGame("aot-last-stand", {top, board, heroes, setupForm, host: controls.host, role,
   roles: ["titan"], forms: {setup, ...titanForms, ...hostForms, ...controls.forms},
-  actions: {...controls.actions, ...pickActions,
+  actions: {...controls.actions, ...pickActions, ...fixActions,
     "teach-hero": (el) => Teach.open("hero", el.dataset.hero)}, simulated: ["dice"]});
 })();

@@ -13,6 +13,7 @@ warning that asks the host, as an unknown tag does.
 from __future__ import annotations
 
 import logging
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -23,8 +24,10 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.cardphotos import decode, encode, pictures_folder
 from companion.engine import Expectation, Message, Template
-from vision.cards import CardSeen, Deck, read_cards
+from vision import VisionError, load_image
+from vision.cards import CardSeen, Deck, find_cards, read_cards, straighten
 
 from .frames import FrameTap
 from .inputs import Emit, Worker
@@ -37,15 +40,12 @@ LOOK_SECONDS = 0.2  # between two looks at the camera's last frame
 WINDOW = 10.0  # seconds during which the same card shown again is the same showing
 
 
-def taught_cards(data_dir: Path) -> Path:
-    """Where the cards taught from photos are kept: beside the owner's definitions."""
-    return Path(data_dir) / "definitions" / "photos"
 
 
 def deck_of(data_dir: Path) -> Deck:
     """The taught cards of ``data_dir``, loaded once and brought up to date at each call (the
     card watcher, the camera view and the doctor share them)."""
-    folder = taught_cards(data_dir)
+    folder = pictures_folder(data_dir)
     with _decks_lock:
         deck = _decks.get(folder)
         if deck is None:
@@ -56,6 +56,27 @@ def deck_of(data_dir: Path) -> Deck:
 
 _decks: dict[Path, Deck] = {}
 _decks_lock = threading.Lock()
+
+
+def card_picture(photo: bytes, name: str, card_id: str, data_dir: Path) -> dict[str, Any]:
+    """The card nearest the centre of ``photo`` (a file's bytes, called ``name``) straightened,
+    to teach it as ``card_id``: ``jpeg`` (the picture, as it is journaled) and ``alike`` (the
+    taught cards it looks like, which the camera may not tell from it); or ``problem``, in
+    every language (a file that is no image, a photo with no card in it)."""
+    with tempfile.NamedTemporaryFile(prefix="card-photo-") as file:
+        file.write(photo)
+        file.flush()
+        try:
+            frame = load_image(file.name)
+        except VisionError as error:
+            return {"problem": VisionError(error.key, **{**error.params, "path": name}).texts()}
+    spots = find_cards(frame)
+    if not spots:
+        return {"problem": VisionError("cards.none_in_photo").texts()}
+    jpeg = encode(straighten(frame, spots[0]))
+    seen = deck_of(data_dir).name(decode(jpeg), spots[0].box)
+    return {"jpeg": jpeg, "alike": sorted({i for i in (seen.id, *seen.alike)
+                                           if i not in (None, card_id)})}
 
 
 def card_record(seen: CardSeen, template: Template) -> dict[str, Any] | Message:
@@ -99,7 +120,7 @@ class Showing:
 class CardWatcher(Worker):
     """Reads the cards shown to ``camera`` (the frame tap the dice watcher feeds) while the game
     waits for one; ``expects`` is the session's ``expects``, ``data_dir`` holds the taught
-    cards (see :func:`taught_cards`)."""
+    cards (see :func:`pictures_folder`)."""
 
     def __init__(self, camera: FrameTap, expects: Callable[[], Expectation], data_dir: Path,
                  status: Status | None = None, look_seconds: float = LOOK_SECONDS,

@@ -13,8 +13,9 @@ import pytest
 from card_photos import shown_frame, teaching_photo
 from demos import demo
 
+from companion.cardphotos import pictures_folder
 from companion.engine import Expectation, Message, Session
-from hardware.cards import SURE, CardWatcher, Showing, deck_of, taught_cards
+from hardware.cards import SURE, CardWatcher, Showing, deck_of
 from hardware.doctor import check_cards
 from hardware.preview import card_view, render
 from hardware.table import Table
@@ -71,7 +72,7 @@ def watching(session: Session, spot: Spot, clock: Clock) -> tuple[CardWatcher, T
 ])
 def test_a_card_shown_fills_the_games_card_template_once(data_dir, game, card):
     session = at_card(data_dir, game)
-    deck = Deck(taught_cards(data_dir))
+    deck = Deck(pictures_folder(data_dir))
     deck.teach(card, teaching_photo(SHOWN))
     deck.teach("someone-else", teaching_photo(OTHER))
     template = session.expects().template("card")
@@ -98,7 +99,7 @@ def test_a_card_shown_fills_the_games_card_template_once(data_dir, game, card):
 
 def test_a_card_not_taught_is_asked_about_and_nothing_is_sent(data_dir):
     session = at_card(data_dir, "runemasters")
-    Deck(taught_cards(data_dir)).teach("shadow-red", teaching_photo(SHOWN))
+    Deck(pictures_folder(data_dir)).teach("shadow-red", teaching_photo(SHOWN))
     spot, clock = Spot(), Clock()
     watcher, table, warnings = watching(session, spot, clock)
     entries = len(session.journal_entries())
@@ -114,7 +115,7 @@ def test_a_card_not_taught_is_asked_about_and_nothing_is_sent(data_dir):
 
 def test_two_cards_alike_are_asked_about_not_guessed(data_dir):
     session = at_card(data_dir, "last-heroes")
-    deck = Deck(taught_cards(data_dir))
+    deck = Deck(pictures_folder(data_dir))
     for copy in ("flamethrower-1", "flamethrower-2"):  # two copies of one card
         deck.teach(copy, teaching_photo(SHOWN))
     spot, clock = Spot(), Clock()
@@ -146,19 +147,19 @@ def test_a_showing_is_reported_once_and_again_only_after_its_window():
 def test_doctor_shows_each_taught_card_to_the_reader(data_dir):
     assert check_cards(data_dir).ok is None  # nothing taught: the fix says how
     assert "cards photo" in check_cards(data_dir).fix
-    deck = Deck(taught_cards(data_dir))
+    deck = Deck(pictures_folder(data_dir))
     deck.teach("incube", teaching_photo(SHOWN))
     deck.teach("goule", teaching_photo(OTHER))
     check = check_cards(data_dir)
     assert check.ok is True and check.detail.startswith("2 cards taught")
-    (taught_cards(data_dir) / "spectre.png").write_bytes(b"not a picture")
+    (pictures_folder(data_dir) / "spectre.png").write_bytes(b"not a picture")
     check = check_cards(data_dir)
     assert check.ok is False and check.detail.endswith(": spectre")
 
 
 def test_the_camera_view_shows_the_card_spot_and_the_card_named_there(data_dir):
     session = at_card(data_dir, "runemasters")
-    Deck(taught_cards(data_dir)).teach("shadow-red", teaching_photo(SHOWN))
+    Deck(pictures_folder(data_dir)).teach("shadow-red", teaching_photo(SHOWN))
     frame = shown_frame(SHOWN)
     image = card_view(frame, data_dir)
     (card,) = [c for c in read_cards(frame, deck_of(data_dir)).cards if c.id == "shadow-red"]
@@ -171,7 +172,7 @@ def test_the_camera_view_shows_the_card_spot_and_the_card_named_there(data_dir):
 
 def test_a_card_left_at_the_spot_before_the_game_asks_is_not_sent(data_dir):
     session = at_card(data_dir, "runemasters")
-    Deck(taught_cards(data_dir)).teach("shadow-red", teaching_photo(SHOWN))
+    Deck(pictures_folder(data_dir)).teach("shadow-red", teaching_photo(SHOWN))
     asking = [False]
     spot, clock, records = Spot(), Clock(), []
     watcher = CardWatcher(spot, lambda: session.expects() if asking[0]

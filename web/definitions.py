@@ -16,13 +16,14 @@ listed as ``skipped``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
 from companion.boxfile import export_box, import_box
-from companion.cardphotos import sync_pictures, taught_picture
+from companion.cardphotos import CARD_ID, sync_pictures, taught_picture
 from companion.engine import Game, Message, RuleError, find_game
 from companion.engine.events import Checker, Schema, boolean, text
 from companion.i18n import render
@@ -219,8 +220,11 @@ def _form_event() -> tuple[dict[str, Any], int | None]:
     if not isinstance(event, dict) or event.get("type") != "teach" \
             or not isinstance(event.get("id"), str) or {"source", "at"} & set(event):
         raise ApiError(400, "request.bad_field", field="event", expected="a teach event")
+    if not CARD_ID.match(event["id"]):
+        raise ApiError(400, "request.bad_field", field="event.id",
+                       expected="a card id (letters, digits, . _ + -)")
     based_on = request.form.get("based_on")
-    if based_on is not None and not based_on.isdigit():
+    if based_on is not None and not re.fullmatch(r"[0-9]{1,15}", based_on):
         raise ApiError(400, "request.bad_field", field="based_on", expected="a whole number")
     return event, None if based_on is None else int(based_on)
 

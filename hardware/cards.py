@@ -1,5 +1,6 @@
 """The card camera: a card shown to the camera fills the card blank of the event the game
-expects, exactly as a tag swipe does.
+expects, exactly as a tag swipe does (a template that takes several cards, Attack on Titan's
+face-up then face-down Action card, is filled by the cards shown one after the other).
 
 The watcher looks at the frames the dice watcher reads (the camera's :class:`FrameTap`: a Pi
 camera opens once) a few times a second, and sends what it sees only while the game waits for
@@ -132,6 +133,7 @@ class CardWatcher(Worker):
         self.status = status if status is not None else Status()
         self.showing = Showing()
         self.seen: list[CardSeen] = []  # what the last look saw (the host page's camera view)
+        self.held: tuple[Template, list[str]] | None = None  # cards shown for a template's extras
 
     def start(self, emit: Emit) -> None:
         """Start looking."""
@@ -148,8 +150,28 @@ class CardWatcher(Worker):
         self.seen = read_cards(last[1], deck).cards
         shown = self.showing.feed(self.seen[0] if self.seen else None, self.clock())
         template = self.expects().template("card")
-        if shown is not None and template is not None:
-            emit(card_record(shown, template))
+        if shown is None or template is None:
+            return
+        record = card_record(shown, template)
+        if isinstance(record, dict) and template.blank.extra:
+            record = self.gather(template, shown.id)
+        if record is not None:
+            emit(record)
+
+    def gather(self, template: Template, card: str) -> dict[str, Any] | None:
+        """A template that takes several cards (its blank's ``extra`` fields: Attack on Titan's
+        face-down Action card after its face-up one): each other card shown fills the next
+        field, in order, and the event goes once every field is filled."""
+        held = self.held[1] if self.held is not None and self.held[0] == template else []
+        if card not in held:
+            held = [*held, card]
+        if len(held) <= len(template.blank.extra):
+            self.held = (template, held)
+            return None
+        self.held = None
+        first, *rest = held
+        return {**template.fill(first, **dict(zip(template.blank.extra, rest, strict=True))),
+                "source": "camera"}
 
     def _run(self, emit: Emit) -> None:
         while not self._stop.wait(self.look_seconds):

@@ -1,7 +1,8 @@
 """The card camera at the box: a card shown to the camera fills the card template of the event
 the game expects, exactly as a tag swipe does (a Last Bastion draw, a Runemasters card, a Last
-Heroes charger card), through the table like every source; a card shown twice is one event; a
-card not taught or not told apart is asked about, never guessed.
+Heroes charger card) or the page's picker does (Attack on Titan's two Action cards), through
+the table like every source; a card shown twice is one event; a card not taught or not told
+apart is asked about, never guessed.
 
 The frames are real photos of SET cards (benchmarks/cards/set/), each taught under the id of a
 card of the game: any card identity may be taught from a photo.
@@ -94,6 +95,33 @@ def test_a_card_shown_fills_the_games_card_template_once(data_dir, game, card):
     assert warnings == []
     assert [(e.fields, e.source) for e in cards] == \
         [({k: v for k, v in template.fill(card).items() if k != "type"}, "camera")]
+    session.close()
+
+
+def test_attack_on_titans_action_cards_shown_fill_the_commit_as_the_pages_picker_does(data_dir):
+    """«Il en place une première sur la table, face visible, puis une deuxième, face cachée»
+    (attack-on-titan-last-stand.fr.txt, 1. Le Titan choisit ses cartes Action): the face-up
+    card shown first, then the face-down one, make the page picker's commit, once."""
+    session = at_card(data_dir, "aot-last-stand")
+    up, down = session.view()["titan"]["committable"][:2]
+    deck = Deck(pictures_folder(data_dir))
+    deck.teach(up, teaching_photo(SHOWN))
+    deck.teach(down, teaching_photo(OTHER))
+    spot, clock = Spot(), Clock()
+    watcher, table, warnings = watching(session, spot, clock)
+    try:
+        for card, looks in ((SHOWN, 4), (None, 1), (SHOWN, 3), (OTHER, 4), (None, 1),
+                            (OTHER, 3)):  # each held, and shown again at once
+            spot.frame = None if card is None else shown_frame(card)
+            for _ in range(looks):
+                watcher.look(table.emit)
+                clock.now += 0.2
+    finally:
+        table.stop()
+    commits = [e.event for e in session.journal_entries() if e.event.type == "commit"]
+    assert warnings == []
+    assert [(e.fields, e.source) for e in commits] == [({"up": up, "down": down}, "camera")]
+    assert session.state["step"] == 2
     session.close()
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -36,11 +37,15 @@ if TYPE_CHECKING:
 
     from .engine import Session
 
+log = logging.getLogger(__name__)
+
 KIND = "picture"
 """The kind of a picture's entry in a box import's report (its id: ``card:n``)."""
 DERIVED = "card-pictures"
 """The name of the pictures folder in the journal's ``derived`` table."""
 QUALITY = 85
+MAX_SIDE = 2048  # pixels: a straightened card is 240 x 360
+NOT_JPEG = f"not a whole JPEG image of at most {MAX_SIDE} pixels a side"
 JPEG = b"\xff\xd8"
 CARD_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")  # as vision.cards names a card
 Outcome = tuple[str, str, Message | None]
@@ -58,13 +63,29 @@ def encode(picture: np.ndarray) -> bytes:
     return cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, QUALITY])[1].tobytes()
 
 
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """The width and height a JPEG's frame header declares (None: no frame header)."""
+    at = 2
+    while at + 9 <= len(data) and data[at] == 0xFF:
+        marker, length = data[at + 1], int.from_bytes(data[at + 2:at + 4], "big")
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            return int.from_bytes(data[at + 7:at + 9], "big"), \
+                int.from_bytes(data[at + 5:at + 7], "big")
+        at += 2 + length
+    return None
+
+
 def decode(data: bytes) -> np.ndarray | None:
-    """The pixels of a picture's JPEG bytes, or None when they are not a whole JPEG image."""
+    """The pixels of a picture's JPEG bytes, or None when they are not a whole JPEG image of
+    at most :data:`MAX_SIDE` pixels a side (a few bytes may declare a picture of gigabytes)."""
     import cv2
     import numpy as np
 
     if not data.startswith(JPEG) or not data.rstrip(b"\0").endswith(b"\xff\xd9"):
         return None  # cut short: OpenCV would decode the half it has
+    size = _jpeg_size(data)
+    if size is None or not 0 < max(size) <= MAX_SIDE:
+        return None
     return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
 
 
@@ -94,10 +115,16 @@ def sync_pictures(session: Session) -> bool:
     try:
         for seq, card_id, body in pending:
             path = folder / f"{card_id}@j{seq}.png"
-            if CARD_ID.match(card_id) and not path.exists():
+            if not CARD_ID.match(card_id) or path.exists():
+                continue
+            try:
                 _write_png(path, base64.b64decode(body["jpeg"]))
+            except (ValueError, KeyError, TypeError) as error:  # kept in the journal, told
+                log.warning("the picture of %s taught by event %s is damaged: %s",
+                            card_id, seq, error)
         session.caught_up(DERIVED, pending[-1][0])
-    except (OSError, ValueError, KeyError, binascii.Error):
+    except OSError as error:
+        log.warning("card pictures not yet written from the journal: %s", error)
         return False
     return True
 
@@ -176,7 +203,7 @@ def import_pictures(data_dir: Path, pictures: Any, known: set[str]) -> PictureIm
                 done.entries.append(_refused(where, "base64"))
                 continue
             if decode(jpeg) is None:
-                done.entries.append(_refused(where, "not a whole JPEG image"))
+                done.entries.append(_refused(where, NOT_JPEG))
                 continue
             digest = hashlib.sha256(jpeg).hexdigest()[:12]
             path = folder / f"{card_id}@b{digest}.png"

@@ -21,6 +21,7 @@ from demos import demo
 
 from companion.boxfile import export_box, import_box
 from companion.cardphotos import (
+    NOT_JPEG,
     decode,
     export_pictures,
     pictures_folder,
@@ -134,6 +135,14 @@ def test_the_box_file_carries_the_pictures_to_another_companion(data_dir, playin
     assert {e.outcome for e in back.entries if e.kind == "picture"} == {"unchanged"}
 
 
+def huge(picture: str) -> bytes:
+    """A picture whose header says it is 60000 pixels a side (gigabytes, decoded)."""
+    jpeg = bytearray(base64.b64decode(picture))
+    at = jpeg.find(b"\xff\xc0")
+    jpeg[at + 5:at + 9] = (60000).to_bytes(2, "big") * 2
+    return bytes(jpeg)
+
+
 def damaged(box: dict, change) -> dict:
     bad = copy.deepcopy(box)
     change(bad["pictures"])
@@ -142,10 +151,9 @@ def damaged(box: dict, change) -> dict:
 
 @pytest.mark.parametrize("change, detail", [
     (lambda p: p[CARD].__setitem__(0, "%%% not base64"), "base64"),
-    (lambda p: p[CARD].__setitem__(0, p[CARD][0][:len(p[CARD][0]) // 8 * 4]),
-     "not a whole JPEG image"),
-    (lambda p: p[CARD].__setitem__(0, base64.b64encode(b"GIF89a...").decode()),
-     "not a whole JPEG image"),
+    (lambda p: p[CARD].__setitem__(0, p[CARD][0][:len(p[CARD][0]) // 8 * 4]), NOT_JPEG),
+    (lambda p: p[CARD].__setitem__(0, base64.b64encode(b"GIF89a...").decode()), NOT_JPEG),
+    (lambda p: p[CARD].__setitem__(0, base64.b64encode(huge(p[CARD][0])).decode()), NOT_JPEG),
     (lambda p: p.__setitem__(CARD, "one picture"), "a list of base64 JPEG pictures"),
 ])
 def test_a_damaged_picture_is_refused_and_the_file_imports_nothing(

@@ -213,12 +213,16 @@ class SelfTest:
 
 
 def self_test(data_dir: Path) -> SelfTest:
-    """Show each taught card's first picture to the reader (see :class:`SelfTest`)."""
+    """Show each taught card's first picture (``<id>.png``, else the first of its others) to
+    the reader (see :class:`SelfTest`)."""
     deck = deck_of(data_dir)
     ids, _ = deck.taught()
     misread, slowest = list(deck.damaged), 0.0
     for card_id in dict.fromkeys(ids):
-        picture = cv2.imread(str(deck.folder / f"{card_id}.png"))
+        first = min((p for p in deck.folder.glob(f"{card_id}*.png")
+                     if p.stem == card_id or p.stem.startswith(card_id + "@")),
+                    key=lambda p: (p.stem != card_id, p))
+        picture = cv2.imread(str(first))
         if picture is None:
             misread.append(card_id)
             continue

@@ -30,6 +30,7 @@ from companion.cardphotos import (
 )
 from companion.engine import DefinitionStore, Session, find_game
 from hardware.cards import card_picture, deck_of
+from hardware.doctor import check_cards
 from vision.cards import read_cards
 from web.definitions import BOX_LIMIT
 
@@ -84,6 +85,13 @@ def test_a_taught_picture_is_journaled_with_its_teaching_and_known_after_a_resta
     assert named(data_dir, OTHER) == OTHER_CARD
     assert DefinitionStore(data_dir, GAME).load()["card"][CARD] == {"complete": True}
     reopened.close()
+
+
+def test_the_doctor_shows_the_cards_taught_from_the_page_to_the_reader(data_dir, playing):
+    teach(playing, CARD, SHOWN)
+    teach(playing, OTHER_CARD, OTHER)
+    check = check_cards(data_dir)
+    assert check.ok is True and check.detail.startswith("2 cards taught"), check.detail
 
 
 def test_a_picture_journaled_before_a_power_cut_is_written_when_the_companion_starts(

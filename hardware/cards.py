@@ -221,8 +221,8 @@ def self_test(data_dir: Path) -> SelfTest:
     for card_id in dict.fromkeys(ids):
         first = min((p for p in deck.folder.glob(f"{card_id}*.png")
                      if p.stem == card_id or p.stem.startswith(card_id + "@")),
-                    key=lambda p: (p.stem != card_id, p))
-        picture = cv2.imread(str(first))
+                    key=lambda p: (p.stem != card_id, p), default=None)
+        picture = None if first is None else cv2.imread(str(first))
         if picture is None:
             misread.append(card_id)
             continue

@@ -28,6 +28,7 @@ COVER_SATURATION = 60  # of 255: a cell more coloured than this (and than the ca
 COVER_ABOVE_PAPER = 40  # this much), joined to the card's edge, is a thumb or another object
 MAX_COVERED = 0.4  # of the card: more coloured surface joined to the edge is the card's own art
 SEEN = 4  # the channel of a look that says whether a cell shows the card (1) or is covered (0)
+_MEAN = np.array([0.25] * SEEN + [0.0], np.float32)  # of the channels but SEEN
 
 
 def look(card: np.ndarray) -> np.ndarray:
@@ -75,15 +76,16 @@ def _covered(inner: np.ndarray) -> np.ndarray:
 
 
 def _apart(query: np.ndarray, taught: np.ndarray) -> np.ndarray:
-    """How far ``query`` lies from each of ``taught`` (N looks of the same size), over the
-    cells both show, relative to the ink both hold there."""
+    """How far each look of ``query`` lies from each of ``taught`` (arrays of looks of the same
+    size, broadcast against each other), over the cells both show, relative to the ink both
+    hold there."""
     both = query[..., SEEN] * taught[..., SEEN]
-    shown = np.maximum(both.sum(axis=(1, 2)), 1.0)
-    apart = (np.abs(taught[..., :SEEN] - query[..., :SEEN]).mean(axis=-1) * both
-             ).sum(axis=(1, 2)) / shown
-    ink = ((np.clip(1.0 - query[..., 0], 0.0, None) + np.clip(1.0 - taught[..., 0], 0.0, None))
-           * both).sum(axis=(1, 2)) / shown
-    return apart / (ink + INK_FLOOR)
+    apart = np.abs(taught - query) @ _MEAN  # the mean of the first four channels as a
+    # product: numpy's reductions over a short last axis are slow
+    ink = np.clip(1.0 - query[..., 0], 0.0, None) + np.clip(1.0 - taught[..., 0], 0.0, None)
+    cells = (-2, -1)
+    return (apart * both).sum(axis=cells) / ((ink * both).sum(axis=cells)
+                                             + INK_FLOOR * np.maximum(both.sum(axis=cells), 1.0))
 
 
 def distances(query: np.ndarray, taught: np.ndarray) -> np.ndarray:
@@ -96,9 +98,8 @@ def distances(query: np.ndarray, taught: np.ndarray) -> np.ndarray:
     near = np.minimum(*(_apart(q, taught) for q in turns))
     shortlist = np.argsort(near)[:SHORTLIST]
     rows, cols = query.shape[:2]
-    inner = taught[shortlist, 1:-1, 1:-1]
-    for q in turns:
-        for dy, dx in SHIFTS:
-            near[shortlist] = np.minimum(
-                near[shortlist], _apart(q[1 + dy:rows - 1 + dy, 1 + dx:cols - 1 + dx], inner))
+    moved = np.stack([q[1 + dy:rows - 1 + dy, 1 + dx:cols - 1 + dx]
+                      for q in turns for dy, dx in SHIFTS])
+    shifted = _apart(moved[None], taught[shortlist, None, 1:-1, 1:-1]).min(axis=1)
+    near[shortlist] = np.minimum(near[shortlist], shifted)
     return near

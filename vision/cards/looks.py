@@ -41,7 +41,8 @@ def look(card: np.ndarray) -> np.ndarray:
     coarse = cv2.resize(grey, GRID, interpolation=cv2.INTER_AREA)
     kernel = np.ones((WHITE_KERNEL, WHITE_KERNEL), np.uint8)
     white = cv2.blur(cv2.morphologyEx(coarse, cv2.MORPH_CLOSE, kernel), (3, 3))
-    reflect = np.minimum(grey / cv2.resize(white, grey.shape[::-1]), 1.2)
+    reflect = np.minimum(grey / cv2.resize(white, grey.shape[::-1]), 1.0)  # no brighter than
+    # paper: past a shadow's edge the white taken nearby is too dark, not the card brighter
     detail = np.abs(cv2.Laplacian(reflect, cv2.CV_32F, ksize=3))
     colour = cv2.resize(inner, GRID, interpolation=cv2.INTER_AREA).astype(np.float32) + 1.0
     chroma = colour / colour.sum(axis=2, keepdims=True)

@@ -26,8 +26,8 @@ from .find import find_cards, straighten
 from .looks import GRID, SEEN, distances, look
 
 # Distances between looks (vision.cards.looks.distances), set on real photos of the 81 cards of
-# SET (benchmarks/cards.py): the same card read in another photo lay at about 0.07 (median) and
-# 0.18 (99th percentile), the nearest other card at 0.07 (1st percentile) and 0.08 (10th): many
+# SET (benchmarks/cards.py): the same card read in another photo lay at about 0.08 (median) and
+# 0.18 (99th percentile), the nearest other card at 0.07 (1st percentile) and 0.09 (10th): many
 # cards of SET differ only by a hatching the camera may not see, so those are asked.
 SURE = 0.12  # a look this near a taught card can be that card
 KNOWN = 0.17  # farther than this from every taught card: a card not taught

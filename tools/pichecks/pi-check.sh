@@ -197,7 +197,7 @@ install -d "$CACHE"
 mapfile -t photos < <(find "$PHOTOS_DIR" -name '*.jpg' 2>/dev/null | sort | head -"$PHOTO_COUNT")
 [ "${#photos[@]}" -eq "$PHOTO_COUNT" ] ||
     fail "no $PHOTO_COUNT photos in $PHOTOS_DIR (shared/ next to the checkout, or COMPANION_SHARED)"
-x86=$CACHE/x86-readings.jsonl
+x86=$CACHE/x86-readings-${ARCHES// /-}.jsonl  # its own file: two runs may overlap
 "$REPO/.venv/bin/companion" dice read --json --profile d6 "${photos[@]}" > "$x86" ||
     fail "the x86 readings failed (make setup first)"
 say "x86 reference: $(wc -l < "$x86") photos read here"

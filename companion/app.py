@@ -17,6 +17,7 @@ import hardware
 import hardware.build
 from companion import config as settings
 from companion import mqtt
+from companion.cardphotos import sync_pictures
 from companion.engine import Message, RuleError, Session
 from companion.i18n import LANGUAGES, catalog, render
 from companion.mdns import PageAnnouncer, announce_in_background, local_names
@@ -60,6 +61,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     config = settings.load()
     lang = args.lang or config["general"]["language"]
     session = Session(settings.data_paths(args.data_dir, config))
+    sync_pictures(session)  # a card picture journaled just before a power cut
     simulate = args.simulate or not on_raspberry_pi()
     announcer = Announcer(make_voice(config["speech"]), lang, [hardware.MESSAGES_DIR]).start()
     announcer.attach(session)

@@ -1,6 +1,7 @@
 """A box in one file: every definition an owner taught for one game (cards, tiles, heroes,
-boards, dice faces...), the RFID tags that stand for its cards and the table's dice examples
-(:mod:`companion.boxdice`), to keep, to move to another companion, or to share with other owners
+boards, dice faces...), the RFID tags that stand for its cards, the table's dice examples
+(:mod:`companion.boxdice`) and the pictures of the cards taught from photos
+(:mod:`companion.cardphotos`), to keep, to move to another companion, or to share with other owners
 of the same box (format: docs/cards.md, "A box in one file").
 
 Importing checks the whole file before writing anything: each entry is validated by the game's
@@ -21,6 +22,8 @@ from companion.engine.tags import TagMap, canonical_uid
 
 from .boxdice import KIND as DICE
 from .boxdice import export_dice, import_dice
+from .cardphotos import KIND as PICTURE
+from .cardphotos import export_pictures, import_pictures
 from .engine import DefinitionStore, Game, Message, RuleError, find_game
 
 FORMAT = "table-companion/box"
@@ -32,11 +35,19 @@ TAGS = "tag"
 def export_box(data_dir: Path, game: Game, tags: TagMap | None = None) -> dict[str, Any]:
     """Everything the owner taught for ``game``, as one JSON-ready object."""
     tags = tags if tags is not None else TagMap(data_dir)
+    owner = DefinitionStore(data_dir, game.id).load()
     return {"format": FORMAT, "version": VERSION, "game": game.id,
-            "definitions": DefinitionStore(data_dir, game.id).load(),
+            "definitions": owner,
             "tags": {uid: entry["card"] for uid, entry in tags.items()
                      if entry.get("game") in (None, game.id)},
-            "dice": export_dice(data_dir, game.capabilities.dice)}
+            "dice": export_dice(data_dir, game.capabilities.dice),
+            "pictures": export_pictures(data_dir, _known(game, owner))}
+
+
+def _known(game: Game, definitions: Mapping[str, Any]) -> set[str]:
+    """Every id of ``game``'s definitions (its catalog's and the owner's): the cards a tag or a
+    picture may stand for."""
+    return {item for items in game.known_definitions(definitions).values() for item in items}
 
 
 @dataclass
@@ -90,7 +101,8 @@ def _header(box: Any) -> Game:
                         got=box.get("format") if isinstance(box, Mapping) else type(box).__name__)
     if box.get("version") != VERSION:
         raise RuleError("box.version", version=box.get("version"), known=VERSION)
-    for name, kind in (("definitions", Mapping), ("tags", Mapping), ("dice", Mapping)):
+    for name, kind in (("definitions", Mapping), ("tags", Mapping), ("dice", Mapping),
+                       ("pictures", Mapping)):
         if not isinstance(box.get(name, {}), kind):
             raise RuleError("event.bad_field", field=name, expected="an object",
                             got=type(box.get(name)).__name__)
@@ -157,7 +169,7 @@ def import_box(data_dir: Path, box: Any, replace: bool = False,
             report.entries.append(entry)
             if definition is not None:
                 merged.setdefault(kind, {})[item] = definition
-    known = {item for items in game.known_definitions(merged).values() for item in items}
+    known = _known(game, merged)
     enrolled = []
     for uid, card in box.get("tags", {}).items():
         entry, tag = _tag(game, known, tags, uid, card, replace)
@@ -166,11 +178,15 @@ def import_box(data_dir: Path, box: Any, replace: bool = False,
             enrolled.append(tag)
     dice = import_dice(data_dir, box.get("dice", {}), game.capabilities.dice, replace)
     report.entries += [Entry(DICE, item, outcome, reason) for item, outcome, reason in dice.entries]
+    pictures = import_pictures(data_dir, box.get("pictures", {}), known)
+    report.entries += [Entry(PICTURE, item, outcome, reason)
+                       for item, outcome, reason in pictures.entries]
     if report.blocked:
         return report
     if merged != owner:
         store.replace(merged)
     dice.write(data_dir)
+    pictures.write()
     for uid, card in enrolled:
         tags.enroll(uid, card, game.id)
     report.written = True

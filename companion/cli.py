@@ -290,7 +290,7 @@ def _cards(args: argparse.Namespace, game: Game, session: Session) -> int:
 def _card_photos(args: argparse.Namespace) -> int:
     """``cards photo CARD_ID PHOTO``: teach a card from a photo (under the data directory's
     lock, as every change); ``cards read PHOTO``: the cards the camera would report there."""
-    from hardware.cards import taught_cards
+    from companion.cardphotos import pictures_folder, sync_pictures
     from vision import VisionError, load_image
     from vision.cards import Deck, read_cards
 
@@ -301,11 +301,13 @@ def _card_photos(args: argparse.Namespace) -> int:
     paths = _paths(args)
     try:
         frame = load_image(photo)
+        deck = Deck(pictures_folder(paths.root))
         if args.action == "read":
-            return _print_cards(args, photo, read_cards(frame, Deck(taught_cards(paths.root))))
+            return _print_cards(args, photo, read_cards(frame, deck))
         session = Session(paths)  # one writer per data directory
         try:
-            taught = Deck(taught_cards(paths.root)).teach(args.id, frame)
+            sync_pictures(session)
+            taught = deck.teach(args.id, frame)
         finally:
             session.close()
     except VisionError as error:

@@ -62,15 +62,19 @@ class Simulator:
         return template.fill(rolled, **extra)
 
     def draw(self) -> tuple[Event, Step]:
-        """Draw the card the table waits for: one the deck may give now when the game knows
-        them, one the game makes up when the owner has taught none, else any id the game knows
-        or names (refused ones are left aside, as a person would draw again)."""
+        """Draw the card the table waits for (and the others a template takes: Attack on
+        Titan's two Action cards): one the deck may give now when the game knows them, one the
+        game makes up when the owner has taught none, else any id the game knows or names
+        (refused ones are left aside, as a person would draw again)."""
         with self._lock:
             template = self._awaiting("card", "card").template("card")
             options = template.blank.options
             invent = self.session.game.capabilities.invent
             if options:
-                return self._submit(template.fill(self.random.choice(options)))
+                card, extra = self.random.choice(options), template.blank.extra
+                others = self.random.sample([o for o in options if o != card],
+                                            min(len(extra), len(options) - 1)) if extra else []
+                return self._submit(template.fill(card, **dict(zip(extra, others, strict=False))))
             if options is not None and invent is not None:
                 return self._draw_invented(template, invent)
             return self._draw_any(template)

@@ -87,6 +87,12 @@ class HardwareBox:
 
         return camera_view(tap, self.session.expects(), self.session.data_dir)
 
+    def card_picture(self, photo: bytes, name: str, card: str) -> dict[str, Any]:
+        """The card of a photo, to teach ``card`` from (:func:`hardware.cards.card_picture`)."""
+        from .cards import card_picture  # OpenCV: only when a card is taught from a photo
+
+        return card_picture(photo, name, card, self.session.data_dir)
+
     @property
     def teacher(self) -> DiceTeacher:
         """The dice teaching of the data directory (OpenCV is loaded on first use)."""

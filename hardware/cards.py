@@ -1,5 +1,6 @@
 """The card camera: a card shown to the camera fills the card blank of the event the game
-expects, exactly as a tag swipe does.
+expects, exactly as a tag swipe does (a template that takes several cards, Attack on Titan's
+face-up then face-down Action card, is filled by the cards shown one after the other).
 
 The watcher looks at the frames the dice watcher reads (the camera's :class:`FrameTap`: a Pi
 camera opens once) a few times a second, and sends what it sees only while the game waits for
@@ -13,6 +14,7 @@ warning that asks the host, as an unknown tag does.
 from __future__ import annotations
 
 import logging
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -23,8 +25,10 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.cardphotos import decode, encode, pictures_folder
 from companion.engine import Expectation, Message, Template
-from vision.cards import CardSeen, Deck, read_cards
+from vision import VisionError, load_image
+from vision.cards import CardSeen, Deck, find_cards, read_cards, straighten
 
 from .frames import FrameTap
 from .inputs import Emit, Worker
@@ -37,15 +41,12 @@ LOOK_SECONDS = 0.2  # between two looks at the camera's last frame
 WINDOW = 10.0  # seconds during which the same card shown again is the same showing
 
 
-def taught_cards(data_dir: Path) -> Path:
-    """Where the cards taught from photos are kept: beside the owner's definitions."""
-    return Path(data_dir) / "definitions" / "photos"
 
 
 def deck_of(data_dir: Path) -> Deck:
     """The taught cards of ``data_dir``, loaded once and brought up to date at each call (the
     card watcher, the camera view and the doctor share them)."""
-    folder = taught_cards(data_dir)
+    folder = pictures_folder(data_dir)
     with _decks_lock:
         deck = _decks.get(folder)
         if deck is None:
@@ -56,6 +57,27 @@ def deck_of(data_dir: Path) -> Deck:
 
 _decks: dict[Path, Deck] = {}
 _decks_lock = threading.Lock()
+
+
+def card_picture(photo: bytes, name: str, card_id: str, data_dir: Path) -> dict[str, Any]:
+    """The card nearest the centre of ``photo`` (a file's bytes, called ``name``) straightened,
+    to teach it as ``card_id``: ``jpeg`` (the picture, as it is journaled) and ``alike`` (the
+    taught cards it looks like, which the camera may not tell from it); or ``problem``, in
+    every language (a file that is no image, a photo with no card in it)."""
+    with tempfile.NamedTemporaryFile(prefix="card-photo-") as file:
+        file.write(photo)
+        file.flush()
+        try:
+            frame = load_image(file.name)
+        except VisionError as error:
+            return {"problem": VisionError(error.key, **{**error.params, "path": name}).texts()}
+    spots = find_cards(frame)
+    if not spots:
+        return {"problem": VisionError("cards.none_in_photo").texts()}
+    jpeg = encode(straighten(frame, spots[0]))
+    seen = deck_of(data_dir).name(decode(jpeg), spots[0].box)
+    return {"jpeg": jpeg, "alike": sorted({i for i in (seen.id, *seen.alike)
+                                           if i not in (None, card_id)})}
 
 
 def card_record(seen: CardSeen, template: Template) -> dict[str, Any] | Message:
@@ -99,7 +121,7 @@ class Showing:
 class CardWatcher(Worker):
     """Reads the cards shown to ``camera`` (the frame tap the dice watcher feeds) while the game
     waits for one; ``expects`` is the session's ``expects``, ``data_dir`` holds the taught
-    cards (see :func:`taught_cards`)."""
+    cards (see :func:`pictures_folder`)."""
 
     def __init__(self, camera: FrameTap, expects: Callable[[], Expectation], data_dir: Path,
                  status: Status | None = None, look_seconds: float = LOOK_SECONDS,
@@ -111,6 +133,7 @@ class CardWatcher(Worker):
         self.status = status if status is not None else Status()
         self.showing = Showing()
         self.seen: list[CardSeen] = []  # what the last look saw (the host page's camera view)
+        self.held: tuple[Template, list[str]] | None = None  # cards shown for a template's extras
 
     def start(self, emit: Emit) -> None:
         """Start looking."""
@@ -127,8 +150,28 @@ class CardWatcher(Worker):
         self.seen = read_cards(last[1], deck).cards
         shown = self.showing.feed(self.seen[0] if self.seen else None, self.clock())
         template = self.expects().template("card")
-        if shown is not None and template is not None:
-            emit(card_record(shown, template))
+        if shown is None or template is None:
+            return
+        record = card_record(shown, template)
+        if isinstance(record, dict) and template.blank.extra:
+            record = self.gather(template, shown.id)
+        if record is not None:
+            emit(record)
+
+    def gather(self, template: Template, card: str) -> dict[str, Any] | None:
+        """A template that takes several cards (its blank's ``extra`` fields: Attack on Titan's
+        face-down Action card after its face-up one): each other card shown fills the next
+        field, in order, and the event goes once every field is filled."""
+        held = self.held[1] if self.held is not None and self.held[0] == template else []
+        if card not in held:
+            held = [*held, card]
+        if len(held) <= len(template.blank.extra):
+            self.held = (template, held)
+            return None
+        self.held = None
+        first, *rest = held
+        return {**template.fill(first, **dict(zip(template.blank.extra, rest, strict=True))),
+                "source": "camera"}
 
     def _run(self, emit: Emit) -> None:
         while not self._stop.wait(self.look_seconds):
@@ -170,12 +213,16 @@ class SelfTest:
 
 
 def self_test(data_dir: Path) -> SelfTest:
-    """Show each taught card's first picture to the reader (see :class:`SelfTest`)."""
+    """Show each taught card's first picture (``<id>.png``, else the first of its others) to
+    the reader (see :class:`SelfTest`)."""
     deck = deck_of(data_dir)
     ids, _ = deck.taught()
     misread, slowest = list(deck.damaged), 0.0
     for card_id in dict.fromkeys(ids):
-        picture = cv2.imread(str(deck.folder / f"{card_id}.png"))
+        first = min((p for p in deck.folder.glob(f"{card_id}*.png")
+                     if p.stem == card_id or p.stem.startswith(card_id + "@")),
+                    key=lambda p: (p.stem != card_id, p), default=None)
+        picture = None if first is None else cv2.imread(str(first))
         if picture is None:
             misread.append(card_id)
             continue

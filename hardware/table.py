@@ -137,6 +137,8 @@ class Table:
         game = self.session.game.id if self.session.game else None
         card = self.tags.card(swipe.uid, game)
         template = self.session.expects().template("card")
+        if template is not None and template.blank.extra:
+            template = None  # several cards (AoT's commit): one swipe is not all of them
         with self._tag_lock:
             self.pending_tag = None if card is not None else (swipe.uid, time.monotonic())
             self._asked = template

@@ -84,6 +84,11 @@ install -d "$DESTDIR$PREFIX"
 python3 -m venv --system-site-packages "$VENV"
 numpy_version=$(python3 -c 'import numpy; print(numpy.__version__)')
 echo "numpy==$numpy_version" > "$DESTDIR$PREFIX/constraints.txt"
+if [[ $numpy_version == 1.* ]]; then
+    # OpenCV 4.12 and later want numpy >= 2: without this bound pip downloads each newer wheel
+    # (35 MB apiece on aarch64) only to refuse it, before it settles on 4.11
+    echo "opencv-python-headless<4.12" >> "$DESTDIR$PREFIX/constraints.txt"
+fi
 "$VENV/bin/pip" install --upgrade pip
 "$VENV/bin/pip" install --constraint "$DESTDIR$PREFIX/constraints.txt" "$SRC"
 camera_libraries=numpy,cv2

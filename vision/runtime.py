@@ -15,6 +15,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .onnx_legacy import for_opencv
+
 Network = Callable[[np.ndarray], np.ndarray]  # an NCHW float32 batch in, the network's output out
 
 
@@ -68,8 +70,10 @@ def _opencv_network(raw: bytes) -> Network:
     (classifier 12 %, detector 27 %, outputs equal within 4e-6). OpenCV 5 honours the choice of
     engine only for a model read from a file, hence the temporary file; where none can be
     written (a full or read-only temporary folder) the model is read from memory by the default
-    engine: slower, the same readings.
+    engine: slower, the same readings. The model is first put in the forms OpenCV 4.6 reads
+    (Raspberry Pi OS Bookworm's, on 32-bit Pis: :mod:`vision.onnx_legacy`).
     """
+    raw = for_opencv(raw)
     classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)  # OpenCV 4 has a single engine
     net = None
     if classic is not None:

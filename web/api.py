@@ -29,7 +29,7 @@ def state() -> Response:
     return jsonify({**hub.current(), "log": hub.log()})
 
 
-def _accepted(done: list[tuple[Event | None, Step]]) -> Response:
+def accepted(done: list[tuple[Event | None, Step]]) -> Response:
     """What the table took: the version, what each step said, the last step's label and, for
     the simulated table, the events it sent (``event``: the first)."""
     session = current().session
@@ -63,7 +63,7 @@ def post_event() -> Response:
         step = current().session.submit(event, source="web", based_on=based_on)
     except RuleError as error:  # a refused setup is said in the words of the game it names
         raise ApiError.from_rule(error, game_named(event)) from None
-    return _accepted([(None, step)])
+    return accepted([(None, step)])
 
 
 @bp.get("/api/stream")
@@ -106,4 +106,4 @@ def simulate(action: str) -> Response:
     if simulator is None or action not in ("roll", "draw"):
         raise ApiError(404, "simulate.off", action=action)
     read_json(())
-    return _accepted(simulator.roll() if action == "roll" else [simulator.draw()])
+    return accepted(simulator.roll() if action == "roll" else [simulator.draw()])

@@ -50,7 +50,7 @@ def enroll() -> Response:
     if uid is None:
         raise ApiError(409, "tags.none_pending")
     template = session.expects().template("card")
-    if template is not None:
+    if template is not None and not template.blank.extra:  # one card, not AoT's two
         session.submit(template.fill(card), source="web")
     elif card not in known_ids(session):
         raise ApiError(422, "tags.unknown_card", card=card)

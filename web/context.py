@@ -15,7 +15,7 @@ from companion.simulator import Simulator
 from .auth import HostSessions, LoginLimiter, PinStore, RoleTokens, SetupCode
 from .config import WebConfig
 from .hub import Hub
-from .texts import pick_language
+from .texts import LANGUAGES, pick_language, ui_texts
 
 EXTENSION = "companion"
 
@@ -43,6 +43,11 @@ class Box(Protocol):
 
     def tags(self) -> TagMap | None:
         """The tag map the running sensors hold (None: read the data directory's file)."""
+
+    def card_picture(self, photo: bytes, name: str, card: str) -> dict[str, Any]:
+        """The card nearest the centre of ``photo`` (a file's bytes, called ``name``),
+        straightened to teach ``card`` from: ``jpeg`` (its picture) and ``alike`` (taught cards
+        it looks like), or ``problem`` (by language: no image, no card in it)."""
 
     def dice_profiles(self) -> list[dict[str, Any]]:
         """The die profiles the owner can teach: each ``profile``, its ``faces``, the examples
@@ -132,6 +137,10 @@ class NoBox:
     def tags(self) -> TagMap | None:
         """No sensors hold the tag map."""
         return None
+
+    def card_picture(self, photo: bytes, name: str, card: str) -> dict[str, Any]:
+        """No card reader without a box."""
+        return {"problem": {lang: ui_texts(lang)["teach.photo_no_reader"] for lang in LANGUAGES}}
 
     def dice_profiles(self) -> list[dict[str, Any]]:
         """Nothing to teach without a box."""

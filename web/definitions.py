@@ -15,19 +15,23 @@ listed as ``skipped``.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
 from companion.boxfile import export_box, import_box
-from companion.engine import Game, Message, find_game
+from companion.cardphotos import CARD_ID, sync_pictures, taught_picture
+from companion.engine import Game, Message, RuleError, find_game
 from companion.engine.events import Checker, Schema, boolean, text
 from companion.i18n import render
 
+from .api import accepted
 from .catalogs import game_list
 from .context import current, request_lang
-from .errors import read_json
+from .errors import ApiError, read_json
 from .host import require_host, require_login
 from .texts import texts
 
@@ -156,8 +160,13 @@ def definitions() -> Response:
     return jsonify({"game": game.id, "kinds": kinds(game)})
 
 
-BOX_LIMIT = 1024 * 1024
-"""The largest box file the host page may import (a box of a few hundred cards is far less)."""
+BOX_LIMIT = 4 * 1024 * 1024
+"""The largest box file the host page may import: 4 MB, as a box carries the pictures of the
+cards taught from photos (9.6 KB a card in base64, 16.1 KB at most on the 81 SET cards of
+benchmarks/cards/: a box of 200 cards taught from photos is 1.9 to 3.2 MB, its definitions far
+less)."""
+PHOTO_LIMIT = 20 * 1024 * 1024
+"""The largest photo a teach form may send (a phone's photo, as it took it)."""
 
 
 def _owner_tags(ctx: Any) -> Any:
@@ -200,3 +209,49 @@ def import_file() -> Response:
     response = jsonify(body)
     response.status_code = 200 if report.written else 422
     return response
+
+
+def _form_event() -> tuple[dict[str, Any], int | None]:
+    """The ``teach`` event and ``based_on`` of a teach form sent with its photo."""
+    try:
+        event = json.loads(request.form.get("event", ""))
+    except ValueError:
+        event = None
+    if not isinstance(event, dict) or event.get("type") != "teach" \
+            or not isinstance(event.get("id"), str) or {"source", "at"} & set(event):
+        raise ApiError(400, "request.bad_field", field="event", expected="a teach event")
+    if not CARD_ID.match(event["id"]):
+        raise ApiError(400, "request.bad_field", field="event.id",
+                       expected="a card id (letters, digits, . _ + -)")
+    based_on = request.form.get("based_on")
+    if based_on is not None and not re.fullmatch(r"[0-9]{1,15}", based_on):
+        raise ApiError(400, "request.bad_field", field="based_on", expected="a whole number")
+    return event, None if based_on is None else int(based_on)
+
+
+@bp.post("/api/definitions/photo")
+def teach_photo() -> Response:
+    """Host: a ``teach`` event sent with the card's photo (multipart: ``event``, ``based_on``,
+    ``photo``): the card nearest the photo's centre is taught to the card camera, its picture
+    journaled with the event. A file that is no image, or a photo with no card, is refused
+    (422) and nothing is taught; ``alike`` names taught cards the camera may not tell from it."""
+    require_host()
+    request.max_content_length = PHOTO_LIMIT
+    event, based_on = _form_event()
+    photo = request.files.get("photo")
+    if photo is None:
+        raise ApiError(400, "request.missing_field", field="photo")
+    ctx = current()
+    picture = ctx.box.card_picture(photo.read(), photo.filename or "photo", event["id"])
+    if "problem" in picture:
+        problem = picture["problem"]
+        raise ApiError(422, "teach.photo_refused",
+                       detail=problem.get(request_lang(), problem["en"]))
+    try:
+        step = ctx.session.submit(event, source="web", based_on=based_on,
+                                  taught=[taught_picture(event["id"], picture["jpeg"])])
+    except RuleError as error:
+        raise ApiError.from_rule(error) from None
+    sync_pictures(ctx.session)
+    body = accepted([(None, step)]).get_json()
+    return jsonify({**body, "alike": picture["alike"]})

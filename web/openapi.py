@@ -133,7 +133,8 @@ DOCUMENT: dict[str, Any] = {
         "/api/definitions/import": {"post": {
             "summary": "Host: import a box file, checked whole, written whole or not at all; "
                        "the report per entry (added, updated, unchanged, conflicting, refused "
-                       "with the reason). Up to 1 MB",
+                       "with the reason). Up to 4 MB (the pictures of the cards taught from "
+                       "photos)",
             "security": HOST,
             "requestBody": _body({"type": "object", "required": ["box"],
                                   "additionalProperties": False,
@@ -142,6 +143,22 @@ DOCUMENT: dict[str, Any] = {
             "responses": {"200": _json({"type": "object"}, "imported: the report"),
                           "422": _json({"type": "object"}, "nothing imported: the report"),
                           **_errors(400, 403, 413, 415)}}},
+        "/api/definitions/photo": {"post": {
+            "summary": "Host: a `teach` event sent with the card's photo: the card nearest the "
+                       "photo's centre is taught to the card camera, its picture journaled with "
+                       "the event (`alike`: taught cards the camera may not tell from it). A "
+                       "file that is no image or a photo with no card is refused (422), nothing "
+                       "taught. Up to 20 MB",
+            "security": HOST,
+            "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
+                "type": "object", "required": ["event", "photo"],
+                "properties": {"event": {"type": "string", "description": "the teach event, "
+                                                                          "as JSON"},
+                               "based_on": {"type": "string", "pattern": "^[0-9]+$"},
+                               "photo": {"type": "string", "format": "binary"}}}}}},
+            "responses": {"200": _json({"type": "object"}, "taught: as POST /api/events, "
+                                       "with `alike`"),
+                          **_errors(400, 403, 409, 413, 422)}}},
         "/api/role/{role}": {"post": {
             "summary": "Host: a new token (and page link) for a secret role of the game on the "
                        "table, e.g. `titan`; the previous token stops working",

@@ -105,9 +105,27 @@ class OwnerTaught:
 
 def working_copy(state: dict[str, Any]) -> dict[str, Any]:
     """A copy of a game state for ``apply`` to change: everything is copied but the catalog,
-    which states share until something is taught (:func:`learn` copies it then)."""
-    return {key: value if key == "catalog" else copy.deepcopy(value)
-            for key, value in state.items()}
+    which states share until something is taught (:func:`learn` copies it then). A page's
+    offers try a score of events on copies for every view, so the copy is made for what a
+    state is, a JSON tree, twice as fast as ``deepcopy``: a value held in two places (Last
+    Bastion's tasks share their ``source``, never changed) becomes two equal values, as in a
+    state read back from JSON."""
+    return {key: value if key == "catalog" else _copied(value) for key, value in state.items()}
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _copied(value: Any) -> Any:
+    """A deep copy of a JSON-shaped value; anything else is left to ``copy.deepcopy``."""
+    kind = type(value)
+    if kind is dict:
+        return {key: _copied(item) for key, item in value.items()}
+    if kind is list:
+        return [_copied(item) for item in value]
+    if kind in _SCALARS:
+        return value
+    return copy.deepcopy(value)
 
 
 def learn(state: dict[str, Any], kind: str, item: str, definition: dict[str, Any],

@@ -25,6 +25,10 @@ from .files import storage_error, sync_path, temp_path
 APPLICATION_ID = 0x54436D70  # "TCmp": marks the file as a Table Companion journal
 SCHEMA_VERSION = 3
 READABLE_VERSIONS = (1, 2, 3)
+CACHE_KB = 512
+"""SQLite's page cache for the journal (its default is 2 MB). The journal is appended to and
+read back a game at a time, so a small cache costs little, and it bounds what the server's
+memory grows by as the journal grows (issue 40, item 12: a box lives for years on 512 MB)."""
 
 _EVENTS = """
 CREATE TABLE games (
@@ -192,7 +196,9 @@ class Journal:
         uri = f"file:{self.path}?mode={'ro' if self.readonly else 'rw'}"
         if self.readonly and os.statvfs(self.path.parent).f_flag & os.ST_RDONLY:
             uri += "&immutable=1"
-        return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        db.execute(f"PRAGMA cache_size = -{CACHE_KB}")
+        return db
 
     def _check_file(self) -> None:
         if not self.path.exists():

@@ -57,9 +57,11 @@ class Blank:
     ``kind`` says who can fill it: ``dice`` (the faces of ``count`` dice of ``profile``, among
     ``options`` when the game knows them; ``extra`` names further single-die fields the same
     roll fills, such as a grey die), ``card`` (a card id, among ``options`` when the deck knows
-    what it can give), ``choice`` (one of ``options``) or ``form`` (fields the host types on the
-    phone). ``colour`` is the colour of the dice of a ``dice`` blank when each player rolls dice
-    of their own colour: one photo of several players' dice then fills each one's template.
+    what it can give; ``extra`` names further card fields, each filled by the next other card
+    shown, such as a face-down card after a face-up one), ``choice`` (one of ``options``) or
+    ``form`` (fields the host types on the phone). ``colour`` is the colour of the dice of a
+    ``dice`` blank when each player rolls dice of their own colour: one photo of several
+    players' dice then fills each one's template.
     """
 
     kind: str

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -16,7 +16,7 @@ from .errors import RuleError, StoreError
 from .events import Event, Field, integer, validate
 from .files import check_writable, ensure_dir, sweep_temp
 from .game import Game, Step, find_game, installed_games
-from .journal import ChainBreak, Entry, GameRecord, Journal
+from .journal import ChainBreak, Entry, GameRecord, Journal, Learned
 from .lock import DataLock
 from .messages import Expectation, Message
 from .paths import DataPaths
@@ -157,6 +157,11 @@ def undo_depth(frames: list[Frame], fields: Mapping[str, Any]) -> int:
     return steps
 
 
+PICTURES = "picture"
+"""The kind of what a teaching learned that is a picture (a card taught from a photo: its
+straightened image as JPEG bytes in base64): journaled with the event that taught it, and
+written into its own files (:mod:`companion.cardphotos`), never into ``definitions/``."""
+
 IMAGINARY = frozenset({"simulator"})
 """Sources whose inventions (the simulated table's cards) live in their game only, never in the
 owner's definitions."""
@@ -269,8 +274,21 @@ class Session:
         journal taught that the file does not hold yet (a write that failed after a commit)."""
         data = self.definitions(game_id).load()
         merge_taught(data, [(kind, item, definition) for _seq, game, kind, item, definition
-                            in self._journal.learned_since(DEFINITIONS) if game == game_id])
+                            in self._journal.learned_since(DEFINITIONS)
+                            if game == game_id and kind != PICTURES])
         return data
+
+    def pictures_since(self, name: str) -> list[tuple[int, str, dict[str, Any]]]:
+        """The pictures the events taught (:data:`PICTURES`) after derived folder ``name``
+        last caught up: seq, id, body, oldest first."""
+        with self._lock:
+            return [(seq, item, body) for seq, _game, kind, item, body
+                    in self._journal.learned_since(name) if kind == PICTURES]
+
+    def caught_up(self, name: str, seq: int) -> None:
+        """Record that derived folder ``name`` holds what the events taught up to ``seq``."""
+        with self._lock:
+            self._journal.set_derived(name, seq)
 
     def sync_definitions(self) -> bool:
         """Write into ``definitions/`` what the journal taught that they do not hold yet; say
@@ -281,7 +299,8 @@ class Session:
             return True
         by_game: dict[str, list[tuple[str, str, dict[str, Any]]]] = {}
         for _seq, game, kind, item, definition in pending:
-            by_game.setdefault(game, []).append((kind, item, definition))
+            if kind != PICTURES:
+                by_game.setdefault(game, []).append((kind, item, definition))
         try:
             for game, items in by_game.items():
                 self.definitions(game).save_all(items)
@@ -294,8 +313,10 @@ class Session:
     # -- writing -------------------------------------------------------------------------------
 
     def submit(self, event: Event | Mapping[str, Any], source: str | None = None,
-               based_on: int | None = None) -> Step:
+               based_on: int | None = None, taught: Sequence[Learned] = ()) -> Step:
         """Validate, apply and journal one event; return its Step once it is safely on disk.
+        ``taught``: what the event taught besides what its rules say (a card's picture,
+        :data:`PICTURES`), journaled in the same transaction.
 
         Raises RuleError (and changes nothing, in memory or on disk) if the event is malformed,
         unknown, illegal or not expected now, or if ``based_on`` (the version the sender saw) is
@@ -327,7 +348,7 @@ class Session:
             label = step.label.to_json() if step.label else None
             summary = self._summary(step.state)
             self._check_storage()
-            learned = step.learned if clean.source not in IMAGINARY else []
+            learned = [*step.learned, *taught] if clean.source not in IMAGINARY else []
             entry = self._journal.append(self.record.id, clean, label, summary, learned,
                                          self.game.id)
             self._frames.append(Frame(entry.seq, clean, step.state, label))

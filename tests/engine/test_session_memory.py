@@ -11,6 +11,7 @@ from __future__ import annotations
 from lastbastion import solo
 
 from companion.engine import Session
+from companion.engine.journal import CACHE_KB
 from companion.engine.session import STATES_HELD
 
 
@@ -74,3 +75,11 @@ def test_a_resumed_session_holds_the_same_bounded_states(session, data_dir):
         assert held_states(reopened) == STATES_HELD
     finally:
         reopened.close()
+
+
+def test_the_journal_s_page_cache_is_bounded(session):
+    """SQLite's own cache (outside Python's heap) grows with the journal up to its cap: the
+    soak's last megabytes. The journal keeps it to CACHE_KB, a quarter of SQLite's default."""
+    play_game(session, 10)
+    pages = session._journal._db.execute("PRAGMA cache_size").fetchone()[0]
+    assert pages == -CACHE_KB and CACHE_KB <= 512

@@ -1,7 +1,8 @@
 """The card camera at the box: a card shown to the camera fills the card template of the event
 the game expects, exactly as a tag swipe does (a Last Bastion draw, a Runemasters card, a Last
-Heroes charger card), through the table like every source; a card shown twice is one event; a
-card not taught or not told apart is asked about, never guessed.
+Heroes charger card) or the page's picker does (Attack on Titan's two Action cards), through
+the table like every source; a card shown twice is one event; a card not taught or not told
+apart is asked about, never guessed.
 
 The frames are real photos of SET cards (benchmarks/cards/set/), each taught under the id of a
 card of the game: any card identity may be taught from a photo.
@@ -13,8 +14,9 @@ import pytest
 from card_photos import shown_frame, teaching_photo
 from demos import demo
 
+from companion.cardphotos import pictures_folder
 from companion.engine import Expectation, Message, Session
-from hardware.cards import SURE, CardWatcher, Showing, deck_of, taught_cards
+from hardware.cards import SURE, CardWatcher, Showing, deck_of
 from hardware.doctor import check_cards
 from hardware.preview import card_view, render
 from hardware.table import Table
@@ -71,7 +73,7 @@ def watching(session: Session, spot: Spot, clock: Clock) -> tuple[CardWatcher, T
 ])
 def test_a_card_shown_fills_the_games_card_template_once(data_dir, game, card):
     session = at_card(data_dir, game)
-    deck = Deck(taught_cards(data_dir))
+    deck = Deck(pictures_folder(data_dir))
     deck.teach(card, teaching_photo(SHOWN))
     deck.teach("someone-else", teaching_photo(OTHER))
     template = session.expects().template("card")
@@ -96,9 +98,36 @@ def test_a_card_shown_fills_the_games_card_template_once(data_dir, game, card):
     session.close()
 
 
+def test_attack_on_titans_action_cards_shown_fill_the_commit_as_the_pages_picker_does(data_dir):
+    """«Il en place une première sur la table, face visible, puis une deuxième, face cachée»
+    (attack-on-titan-last-stand.fr.txt, 1. Le Titan choisit ses cartes Action): the face-up
+    card shown first, then the face-down one, make the page picker's commit, once."""
+    session = at_card(data_dir, "aot-last-stand")
+    up, down = session.view()["titan"]["committable"][:2]
+    deck = Deck(pictures_folder(data_dir))
+    deck.teach(up, teaching_photo(SHOWN))
+    deck.teach(down, teaching_photo(OTHER))
+    spot, clock = Spot(), Clock()
+    watcher, table, warnings = watching(session, spot, clock)
+    try:
+        for card, looks in ((SHOWN, 4), (None, 1), (SHOWN, 3), (OTHER, 4), (None, 1),
+                            (OTHER, 3)):  # each held, and shown again at once
+            spot.frame = None if card is None else shown_frame(card)
+            for _ in range(looks):
+                watcher.look(table.emit)
+                clock.now += 0.2
+    finally:
+        table.stop()
+    commits = [e.event for e in session.journal_entries() if e.event.type == "commit"]
+    assert warnings == []
+    assert [(e.fields, e.source) for e in commits] == [({"up": up, "down": down}, "camera")]
+    assert session.state["step"] == 2
+    session.close()
+
+
 def test_a_card_not_taught_is_asked_about_and_nothing_is_sent(data_dir):
     session = at_card(data_dir, "runemasters")
-    Deck(taught_cards(data_dir)).teach("shadow-red", teaching_photo(SHOWN))
+    Deck(pictures_folder(data_dir)).teach("shadow-red", teaching_photo(SHOWN))
     spot, clock = Spot(), Clock()
     watcher, table, warnings = watching(session, spot, clock)
     entries = len(session.journal_entries())
@@ -114,7 +143,7 @@ def test_a_card_not_taught_is_asked_about_and_nothing_is_sent(data_dir):
 
 def test_two_cards_alike_are_asked_about_not_guessed(data_dir):
     session = at_card(data_dir, "last-heroes")
-    deck = Deck(taught_cards(data_dir))
+    deck = Deck(pictures_folder(data_dir))
     for copy in ("flamethrower-1", "flamethrower-2"):  # two copies of one card
         deck.teach(copy, teaching_photo(SHOWN))
     spot, clock = Spot(), Clock()
@@ -146,19 +175,19 @@ def test_a_showing_is_reported_once_and_again_only_after_its_window():
 def test_doctor_shows_each_taught_card_to_the_reader(data_dir):
     assert check_cards(data_dir).ok is None  # nothing taught: the fix says how
     assert "cards photo" in check_cards(data_dir).fix
-    deck = Deck(taught_cards(data_dir))
+    deck = Deck(pictures_folder(data_dir))
     deck.teach("incube", teaching_photo(SHOWN))
     deck.teach("goule", teaching_photo(OTHER))
     check = check_cards(data_dir)
     assert check.ok is True and check.detail.startswith("2 cards taught")
-    (taught_cards(data_dir) / "spectre.png").write_bytes(b"not a picture")
+    (pictures_folder(data_dir) / "spectre.png").write_bytes(b"not a picture")
     check = check_cards(data_dir)
     assert check.ok is False and check.detail.endswith(": spectre")
 
 
 def test_the_camera_view_shows_the_card_spot_and_the_card_named_there(data_dir):
     session = at_card(data_dir, "runemasters")
-    Deck(taught_cards(data_dir)).teach("shadow-red", teaching_photo(SHOWN))
+    Deck(pictures_folder(data_dir)).teach("shadow-red", teaching_photo(SHOWN))
     frame = shown_frame(SHOWN)
     image = card_view(frame, data_dir)
     (card,) = [c for c in read_cards(frame, deck_of(data_dir)).cards if c.id == "shadow-red"]
@@ -171,7 +200,7 @@ def test_the_camera_view_shows_the_card_spot_and_the_card_named_there(data_dir):
 
 def test_a_card_left_at_the_spot_before_the_game_asks_is_not_sent(data_dir):
     session = at_card(data_dir, "runemasters")
-    Deck(taught_cards(data_dir)).teach("shadow-red", teaching_photo(SHOWN))
+    Deck(pictures_folder(data_dir)).teach("shadow-red", teaching_photo(SHOWN))
     asking = [False]
     spot, clock, records = Spot(), Clock(), []
     watcher = CardWatcher(spot, lambda: session.expects() if asking[0]

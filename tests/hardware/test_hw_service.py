@@ -230,7 +230,8 @@ def test_the_installer_keeps_the_systems_numpy_for_picamera2(tmp_path):
     venv = f"{stage}/opt/companion/venv"
     constraints = stage / "opt/companion/constraints.txt"
     assert f"python3 -m venv --system-site-packages {venv}" in calls
-    assert constraints.read_text() == "numpy==1.24.2\n"      # the system's numpy, pinned
+    # the system's numpy pinned, and the OpenCV wheels that need numpy 2 left out
+    assert constraints.read_text() == "numpy==1.24.2\nopencv-python-headless<4.12\n"
     assert f"venv-pip install --constraint {constraints} {SYSTEMD.parent}" in calls
     installed = next(c for c in calls if c.startswith("apt-get install"))
     assert {"python3-picamera2", "python3-numpy", "alsa-utils", "espeak-ng"} <= set(

@@ -50,7 +50,7 @@ def check_libraries() -> None:
     import vision.net  # noqa: F401
     from vision.runtime import engine
 
-    pinned = (Path(sys.prefix).parent / "constraints.txt").read_text().strip()
+    pinned = (Path(sys.prefix).parent / "constraints.txt").read_text().splitlines()[0]
     check(numpy.__file__.startswith(SYSTEM_SITE) and pinned == f"numpy=={numpy.__version__}",
           f"numpy {numpy.__version__} is the system's ({numpy.__file__}; pin: {pinned})")
     check(not list(VENV.glob("lib/python3*/site-packages/numpy")), "no second numpy in the venv")

@@ -96,7 +96,7 @@ mounted_under() { grep -q " $1/" /proc/mounts; }
 
 release() {
     local root=$1
-    for point in dev/pts dev sys proc root/.cache/pip; do
+    for point in dev/pts dev proc root/.cache/pip; do
         mountpoint -q "$root/$point" && umount -l "$root/$point"
     done
     mounted_under "$root" && fail "$root still has mounts: left as it is"
@@ -122,7 +122,8 @@ check_arch() {
     cp -a "$base" "$root"
     trap 'release "'"$root"'"' EXIT
     mount -t proc proc "$root/proc"
-    mount --bind /sys "$root/sys"
+    # no /sys: this machine's describes its x86 processors, and ONNX Runtime's processor probe
+    # (cpuinfo) crashes on it under emulation (a Pi's own /sys is right; without one it warns)
     mount --bind /dev "$root/dev"
     mount --bind /dev/pts "$root/dev/pts"
     install -d "$CACHE/pip-$arch" "$root/root/.cache/pip"
@@ -196,7 +197,7 @@ install -d "$CACHE"
 mapfile -t photos < <(find "$PHOTOS_DIR" -name '*.jpg' 2>/dev/null | sort | head -"$PHOTO_COUNT")
 [ "${#photos[@]}" -eq "$PHOTO_COUNT" ] ||
     fail "no $PHOTO_COUNT photos in $PHOTOS_DIR (shared/ next to the checkout, or COMPANION_SHARED)"
-x86=$CACHE/x86-readings.jsonl
+x86=$CACHE/x86-readings-${ARCHES// /-}.jsonl  # its own file: two runs may overlap
 "$REPO/.venv/bin/companion" dice read --json --profile d6 "${photos[@]}" > "$x86" ||
     fail "the x86 readings failed (make setup first)"
 say "x86 reference: $(wc -l < "$x86") photos read here"

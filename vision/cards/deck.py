@@ -23,19 +23,21 @@ from ..imageio import load_image
 from ..profile import write_atomic
 from ..say import VisionError
 from .find import find_cards, straighten
-from .looks import GRID, distances, look
+from .looks import GRID, SEEN, distances, look
 
 # Distances between looks (vision.cards.looks.distances), set on real photos of the 81 cards of
-# SET (benchmarks/cards.py): the same card read in another photo lay at about 0.07 (median) and
-# 0.18 (99th percentile), the nearest other card at 0.07 (1st percentile) and 0.08 (10th): many
+# SET (benchmarks/cards.py): the same card read in another photo lay at about 0.08 (median) and
+# 0.18 (99th percentile), the nearest other card at 0.07 (1st percentile) and 0.09 (10th): many
 # cards of SET differ only by a hatching the camera may not see, so those are asked.
 SURE = 0.12  # a look this near a taught card can be that card
 KNOWN = 0.17  # farther than this from every taught card: a card not taught
 MARGIN = 1.4  # the second nearest card this many times farther: a sure reading (at 1.2, 0.4 %
 # of the benchmark's cards were named surely and wrongly; at 1.4, none)
+COVER_DOUBT = 3.0  # a card a fifth covered is sure only at 1.6 times the margin: what is covered
+# may be what tells it from the second nearest card
 ALIKE = 0.09  # two taught cards nearer than this are reported alike when taught
 AGAIN = "@"  # <id>@2.png: the second picture of a card taught twice
-_NO_LOOKS = np.zeros((0, GRID[1], GRID[0], 4), np.float32)
+_NO_LOOKS = np.zeros((0, GRID[1], GRID[0], SEEN + 1), np.float32)
 CARD_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
 
 
@@ -146,7 +148,8 @@ class Deck:
         ids, looks = self.taught()
         if not ids:
             return CardSeen(None, 1.0, False, box)
-        near = distances(look(card), looks)
+        seen = look(card)
+        near = distances(seen, looks)
         by_card: dict[str, float] = {}
         for card_id, distance in zip(ids, near.tolist(), strict=True):
             by_card[card_id] = min(distance, by_card.get(card_id, distance))
@@ -155,9 +158,10 @@ class Deck:
         second = by_card[ranked[1]] if len(ranked) > 1 else float("inf")
         if best > KNOWN:
             return CardSeen(None, _sureness(best / KNOWN), False, box)
-        sure = best <= SURE and second >= MARGIN * best
+        margin = MARGIN * (1.0 + COVER_DOUBT * float(1.0 - seen[..., SEEN].mean()))
+        sure = best <= SURE and second >= margin * best
         alike = tuple(i for i in ranked[1:3] if by_card[i] < MARGIN * best)
-        confidence = _sureness(min(SURE / best, second / best / MARGIN))
+        confidence = _sureness(min(SURE / best, second / best / margin))
         return CardSeen(ranked[0], confidence, not sure, box, alike)
 
 

@@ -159,16 +159,18 @@ async function hostStatus() {
   if (app.host && app.sensors) loadBox();
 }
 
-/** POST JSON as the host, one request after the other. ``body`` may be a function, called when
- * the request goes: an event's ``based_on`` is then the version the page shows by that time,
+/** POST JSON (or a form, with a file) as the host, one request after the other. ``body`` may be
+ * a function, called when the request goes: an event's ``based_on`` is then the version the page shows by that time,
  * which includes what the host's previous events did (each accepted event is awaited on the
  * stream before the next request leaves, so two taps in a row are never refused as stale). */
 function post(url, body) {
   app.busy = app.busy.then(async () => {
     const payload = typeof body === "function" ? body() : body;
+    const form = payload instanceof FormData;  // a teach form sent with its photo
     const response = await fetch(url, {method: "POST", credentials: "same-origin",
-      headers: {"Content-Type": "application/json", "X-CSRF-Token": app.csrf || "",
-        "X-Companion-Lang": app.lang}, body: JSON.stringify(payload)});
+      headers: {...(form ? {} : {"Content-Type": "application/json"}),
+        "X-CSRF-Token": app.csrf || "", "X-Companion-Lang": app.lang},
+      body: form ? payload : JSON.stringify(payload)});
     const next = response.headers.get("X-CSRF-Token");
     if (next) app.csrf = next;
     const data = await response.json().catch(() => ({}));
@@ -181,7 +183,7 @@ function post(url, body) {
       return data;
     }
     toast(data.message || String(response.status));
-    Teach.refused(data, payload.event);
+    Teach.refused(data, form ? JSON.parse(payload.get("event")) : payload.event);
     renderHost();  // a refusal that needs a card taught opens its form at the top
     const teach = $("teach-any") && $("teach-any").closest("#host") && $("teach-any");
     if (teach) bringAwaited(teach);

@@ -6,7 +6,7 @@
 
 const Teach = (() => {
   const draft = {game: null, kind: null, id: "", values: {}, sizes: {}, error: "",
-    open: false, deck: false, taught: 0};
+    open: false, deck: false, taught: 0, photo: null};
   const described = {};
 
   /** The card a prompt asks to teach, as [kind, id] (by the prompt's key). */
@@ -118,6 +118,13 @@ const Teach = (() => {
       `${draft.deck ? " checked" : ""}><span>${esc(t("ui.teach_deck"))}</span></label> `;
   }
 
+  /** The card's photo, from the phone's camera or its files (the card camera will know the card
+   * by it); kept in the draft, as a file chosen cannot be put back in a redrawn form. */
+  const photoField = () => `<label><span>${esc(t("ui.teach_photo"))}</span> <input ` +
+    `type="file" name="teach-photo" accept="image/*" capture="environment"></label>` +
+    (draft.photo ? `<p class="hint">${esc(t("ui.teach_photo_chosen", {name: draft.photo.name}))}` +
+      "</p>" : "");
+
   /** The folded "Teach a card" form for the game on the table (empty while its fields load). */
   function body(view) {
     const kinds = kindsOf(view.game);
@@ -142,7 +149,7 @@ const Teach = (() => {
       typedId(view) + specs.map((f) => fields.labelled(f, f.name)).join("") + skipped +
       (ownWay() ? "" : `<p class="hint">${esc(t("ui.teach_required"))}</p>`) +
       (draft.error ? `<p class="warning" role="alert">${esc(draft.error)}</p>` : "") +
-      named(specs, view) +
+      named(specs, view) + photoField() +
       `<button>${esc(t(draft.deck ? "ui.teach_deck_next" : "ui.teach"))}</button></form>` +
       "</details>";
   }
@@ -160,8 +167,11 @@ const Teach = (() => {
    * whether the target was one of them (the other fields are kept by ``Fields.keep``). */
   function keep(target) {
     const form = target.closest && target.closest("form[data-form=teach-any]");
-    if (!form || !["teach-kind", "teach-id", "teach-deck"].includes(target.name)) return false;
+    if (!form || !["teach-kind", "teach-id", "teach-deck", "teach-photo"].includes(target.name)) {
+      return false;
+    }
     if (target.name === "teach-kind") { draft.kind = target.value; redraw(); }
+    else if (target.name === "teach-photo") { draft.photo = target.files[0] || null; redraw(); }
     else if (target.name === "teach-deck") {
       Object.assign(draft, {deck: target.checked, taught: 0});
       redraw();
@@ -172,8 +182,17 @@ const Teach = (() => {
     return true;
   }
 
-  /** Send the draft as a `teach` event; on success the draft is emptied, or, teaching a pile,
-   * kept for the next card. */
+  /** The `teach` event with the card's photo, as the teach form posts it. */
+  function withPhoto(event) {
+    const form = new FormData();
+    form.append("event", JSON.stringify(event));
+    form.append("based_on", String(app.version));
+    form.append("photo", draft.photo, draft.photo.name);
+    return form;
+  }
+
+  /** Send the draft as a `teach` event (with the card's photo when one was chosen); on success
+   * the draft is emptied, or, teaching a pile, kept for the next card. */
   async function submit() {
     const specs = shown(described[draft.game][draft.kind]);
     const missing = specs.flatMap((f) => fields.missing(f, f.name, false));
@@ -184,9 +203,16 @@ const Teach = (() => {
       redraw();
       return;
     }
-    const done = await send({type: "teach", kind: draft.kind, id, definition: definitionOf(specs)});
-    if (done && draft.deck) Object.assign(draft, {error: "", taught: draft.taught + 1});
-    else if (done) Object.assign(draft, {id: "", values: {}, sizes: {}, error: "", open: false});
+    const event = {type: "teach", kind: draft.kind, id, definition: definitionOf(specs)};
+    const done = await (draft.photo ? post("/api/definitions/photo", () => withPhoto(event))
+      : send(event));
+    if (done && done.alike && done.alike.length) {
+      toast(t("ui.teach_photo_alike", {cards: done.alike.join(", ")}));
+    }
+    if (done && draft.deck) Object.assign(draft, {error: "", taught: draft.taught + 1, photo: null});
+    else if (done) {
+      Object.assign(draft, {id: "", values: {}, sizes: {}, error: "", open: false, photo: null});
+    }
     if (draft.deck) picked();  // the next card of the pile
     else redraw();
   }
@@ -195,7 +221,10 @@ const Teach = (() => {
    * a refused event needs taught. */
   function refused(error, event) {
     const target = REFUSALS[error.error] && REFUSALS[error.error](error.params || {});
-    if (event && event.type === "teach") draft.error = error.message;
+    if (event && event.type === "teach") {
+      draft.error = error.message;
+      if (error.error === "teach.photo_refused") draft.photo = null;  // another one is chosen
+    }
     else if (target && app.pic) aim(app.pic.view.game, ...target, error.message);
     else return;
     app.hostOpen = true;

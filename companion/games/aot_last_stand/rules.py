@@ -240,7 +240,7 @@ def _expects(state: State, titan: bool) -> Expectation:
     events = (*folded, *PHASE_EVENTS[step]) if step == 6 else (*PHASE_EVENTS[step], *folded)
     if step == 1:
         return Expectation("action", events, Message("expect.commit", {
-            "blind": state["titan"]["blind"]}), templates=_forms(events))
+            "blind": state["titan"]["blind"]}), templates=(*_forms(events), _shown(state)))
     if step == 2:
         waiting = {h: DATA["dice_per_hero"] - hero["lost"]
                    for h, hero in state["heroes"].items() if not hero["rolled"]}
@@ -298,6 +298,13 @@ def _dice(state: State, events: tuple[str, ...], kind: str, counts: dict[str, in
     return Expectation("dice" if counts else "action", events, message, profile=PROFILE,
                        count=next(iter(counts.values()), None),
                        templates=(*dice, *_forms(events, (kind,))))
+
+
+def _shown(state: State) -> Template:
+    """Step 1's two Action cards shown to the card camera, as the page's picker takes them: the
+    face-up card first («face visible»), then the face-down one."""
+    return Template("commit", blank=Blank("card", "up", options=sorted(state["titan"]["hand"]),
+                                          extra=("down",)))
 
 
 def _forms(events: tuple[str, ...], left_out: tuple[str, ...] = ()) -> tuple[Template, ...]:

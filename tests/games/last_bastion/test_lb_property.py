@@ -215,8 +215,9 @@ def play_game(rnd: random.Random, data_dir: Path, style: Style, steps: int,
 
 
 @settings(max_examples=25, deadline=None, derandomize=True, database=None,
-          # 25 games of up to 1,200 events: 80 took 861 s on one CI worker, alone over the
-          # suite's time limit (a game costs about 10 s: undo past the states held in memory)
+          # 25 games of up to 1,200 events (80 took 861 s on one CI worker, alone over the
+          # suite's time limit). Most of a game's time is views: each tries a score of events
+          # on copies of the state to know what the page offers (engine/catalog.working_copy)
           # a failing game is reported with its events (see note below); shrinking a seed
           # would only try other games, for minutes
           phases=[Phase.explicit, Phase.generate],

@@ -41,7 +41,7 @@ def test_until_taught_the_view_warns_and_says_how(tmp_path):
     assert fr.startswith("Erwin : pouvoir éteint") and "Enseigner une carte" in fr
     assert "companion" not in fr and "{" not in fr  # the phones show no terminal command
     en = render(session.view()["warnings"][0], "en", GAME, session.state)
-    assert en.startswith("The health track is assumed (15 spaces, WEAK ZONE from 8, KILL ZONE "
+    assert en.startswith("The health track is assumed (15 spaces, weak zone from 8, kill zone "
                          "from 12)") and "Teach a card → Health track" in en
     session.close()
 

@@ -95,12 +95,9 @@ def taught_picture(card_id: str, jpeg: bytes) -> Learned:
     return PICTURES, card_id, {"jpeg": base64.b64encode(jpeg).decode()}
 
 
-def _write_png(path: Path, jpeg: bytes) -> None:
+def _write_png(path: Path, pixels: np.ndarray) -> None:
     import cv2
 
-    pixels = decode(jpeg)
-    if pixels is None:
-        raise ValueError("not a JPEG image")
     write_atomic(path, cv2.imencode(".png", pixels)[1].tobytes())
 
 
@@ -118,10 +115,14 @@ def sync_pictures(session: Session) -> bool:
             if not CARD_ID.match(card_id) or path.exists():
                 continue
             try:
-                _write_png(path, base64.b64decode(body["jpeg"]))
+                pixels = decode(base64.b64decode(body["jpeg"]))
+                if pixels is None:
+                    raise ValueError("not a JPEG image")
             except (ValueError, KeyError, TypeError) as error:  # kept in the journal, told
                 log.warning("the picture of %s taught by event %s is damaged: %s",
                             card_id, seq, error)
+                continue
+            _write_png(path, pixels)
         session.caught_up(DERIVED, pending[-1][0])
     except OSError as error:
         log.warning("card pictures not yet written from the journal: %s", error)
@@ -157,15 +158,15 @@ def export_pictures(data_dir: Path, known: set[str]) -> dict[str, list[str]]:
 @dataclass
 class PictureImport:
     """What importing a box file's pictures does: the report's entries and the files to
-    write."""
+    write (their pixels, decoded once when they were checked)."""
 
     entries: list[Outcome] = field(default_factory=list)
-    files: dict[Path, bytes] = field(default_factory=dict)
+    files: dict[Path, np.ndarray] = field(default_factory=dict)
 
     def write(self) -> None:
         """Write every new picture."""
-        for path, jpeg in self.files.items():
-            _write_png(path, jpeg)
+        for path, pixels in self.files.items():
+            _write_png(path, pixels)
 
 
 def _refused(entry_id: str, detail: str) -> Outcome:
@@ -202,7 +203,8 @@ def import_pictures(data_dir: Path, pictures: Any, known: set[str]) -> PictureIm
             if not jpeg:
                 done.entries.append(_refused(where, "base64"))
                 continue
-            if decode(jpeg) is None:
+            pixels = decode(jpeg)
+            if pixels is None:
                 done.entries.append(_refused(where, NOT_JPEG))
                 continue
             digest = hashlib.sha256(jpeg).hexdigest()[:12]
@@ -211,5 +213,5 @@ def import_pictures(data_dir: Path, pictures: Any, known: set[str]) -> PictureIm
                 done.entries.append((where, "unchanged", None))
                 continue
             done.entries.append((where, "added", None))
-            done.files[path] = jpeg
+            done.files[path] = pixels
     return done

@@ -14,7 +14,6 @@ warning that asks the host, as an unknown tag does.
 from __future__ import annotations
 
 import logging
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -27,7 +26,7 @@ import numpy as np
 
 from companion.cardphotos import decode, encode, pictures_folder
 from companion.engine import Expectation, Message, Template
-from vision import VisionError, load_image
+from vision import VisionError, decode_photo
 from vision.cards import CardSeen, Deck, find_cards, read_cards, straighten
 
 from .frames import FrameTap
@@ -64,13 +63,10 @@ def card_picture(photo: bytes, name: str, card_id: str, data_dir: Path) -> dict[
     to teach it as ``card_id``: ``jpeg`` (the picture, as it is journaled) and ``alike`` (the
     taught cards it looks like, which the camera may not tell from it); or ``problem``, in
     every language (a file that is no image, a photo with no card in it)."""
-    with tempfile.NamedTemporaryFile(prefix="card-photo-") as file:
-        file.write(photo)
-        file.flush()
-        try:
-            frame = load_image(file.name)
-        except VisionError as error:
-            return {"problem": VisionError(error.key, **{**error.params, "path": name}).texts()}
+    try:
+        frame = decode_photo(photo, name)[0]
+    except VisionError as error:
+        return {"problem": error.texts()}
     spots = find_cards(frame)
     if not spots:
         return {"problem": VisionError("cards.none_in_photo").texts()}

@@ -47,6 +47,12 @@ def load_photo(path: str | Path) -> tuple[np.ndarray, float]:
         data = path.read_bytes()
     except OSError as exc:
         raise ImageError("image.unreadable", path=path, detail=exc.strerror or exc) from None
+    return decode_photo(data, path)
+
+
+def decode_photo(data: bytes, path: str | Path) -> tuple[np.ndarray, float]:
+    """:func:`load_photo` of a file's bytes already in memory (a photo sent to the page),
+    ``path`` naming it in the errors."""
     if not data:
         raise ImageError("image.empty_file", path=path)
     if _truncated(data):

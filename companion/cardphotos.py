@@ -130,8 +130,8 @@ def sync_pictures(session: Session) -> bool:
     return True
 
 
-def _pictures(data_dir: Path) -> dict[str, list[Path]]:
-    """The picture files of each taught card, oldest name first."""
+def picture_files(data_dir: Path) -> dict[str, list[Path]]:
+    """The picture files of each taught card, by name (``<id>.png`` before ``<id>@….png``)."""
     folder = pictures_folder(data_dir)
     found: dict[str, list[Path]] = {}
     for path in sorted(folder.glob("*.png")) if folder.is_dir() else []:
@@ -145,7 +145,7 @@ def export_pictures(data_dir: Path, known: set[str]) -> dict[str, list[str]]:
     import cv2
 
     exported: dict[str, list[str]] = {}
-    for card_id, paths in _pictures(data_dir).items():
+    for card_id, paths in picture_files(data_dir).items():
         if card_id not in known:
             continue
         for path in paths:
@@ -182,7 +182,7 @@ def import_pictures(data_dir: Path, pictures: Any, known: set[str]) -> PictureIm
         done.entries.append(_refused("*", "an object of card ids"))
         return done
     folder = pictures_folder(data_dir)
-    names = _pictures(data_dir)
+    names = picture_files(data_dir)
     exported = export_pictures(data_dir, set(names))
     owner = {card_id: {*exported.get(card_id, []), *(p.stem.split("@b")[-1] for p in paths)}
              for card_id, paths in names.items()}

@@ -24,7 +24,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.cardphotos import decode, encode, pictures_folder
+from companion.cardphotos import decode, encode, picture_files, pictures_folder
 from companion.engine import Expectation, Message, Template
 from vision import VisionError, decode_photo
 from vision.cards import CardSeen, Deck, find_cards, read_cards, straighten
@@ -213,12 +213,11 @@ def self_test(data_dir: Path) -> SelfTest:
     the reader (see :class:`SelfTest`)."""
     deck = deck_of(data_dir)
     ids, _ = deck.taught()
+    files = picture_files(data_dir)
     misread, slowest = list(deck.damaged), 0.0
     for card_id in dict.fromkeys(ids):
-        first = min((p for p in deck.folder.glob(f"{card_id}*.png")
-                     if p.stem == card_id or p.stem.startswith(card_id + "@")),
-                    key=lambda p: (p.stem != card_id, p), default=None)
-        picture = None if first is None else cv2.imread(str(first))
+        paths = files.get(card_id)
+        picture = cv2.imread(str(paths[0])) if paths else None
         if picture is None:
             misread.append(card_id)
             continue

@@ -30,6 +30,11 @@ def state() -> Response:
 
 
 def accepted(done: list[tuple[Event | None, Step]]) -> Response:
+    """The answer to what the table took (see :func:`accepted_body`)."""
+    return jsonify(accepted_body(done))
+
+
+def accepted_body(done: list[tuple[Event | None, Step]]) -> dict[str, Any]:
     """What the table took: the version, what each step said, the last step's label and, for
     the simulated table, the events it sent (``event``: the first)."""
     session = current().session
@@ -42,7 +47,7 @@ def accepted(done: list[tuple[Event | None, Step]]) -> Response:
     events = [event.to_json() for event, _ in done if event is not None]
     if events:
         body["event"], body["events"] = events[0], events
-    return jsonify(body)
+    return body
 
 
 @bp.post("/api/events")

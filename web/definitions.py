@@ -28,7 +28,7 @@ from companion.engine import Game, Message, RuleError, find_game
 from companion.engine.events import Checker, Schema, boolean, text
 from companion.i18n import render
 
-from .api import accepted
+from .api import accepted_body
 from .catalogs import game_list
 from .context import current, request_lang
 from .errors import ApiError, read_json
@@ -253,5 +253,4 @@ def teach_photo() -> Response:
     except RuleError as error:
         raise ApiError.from_rule(error) from None
     sync_pictures(ctx.session)
-    body = accepted([(None, step)]).get_json()
-    return jsonify({**body, "alike": picture["alike"]})
+    return jsonify({**accepted_body([(None, step)]), "alike": picture["alike"]})

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 from test_dice_teach import COMBAT, camera_box, labelled_dice  # noqa: F401
-from webtools import login, setup_event
+from webtools import login, refused_in_french_and_english, setup_event
 
 from vision.table import table_examples
 
@@ -133,12 +133,7 @@ def test_a_bad_confirmation_is_refused_in_both_languages_and_keeps_nothing(
     host = login(app)
     roll = read_roll(host)["roll"]
     body = {k: roll if v == "R" else v for k, v in body.items()}
-    messages = {}
-    for lang in ("fr", "en"):
-        reply = host.post("/api/dice/roll/confirm", body, headers={"X-Companion-Lang": lang})
-        assert (reply.status_code, reply.json["error"]) == (status, key), reply.json
-        messages[lang] = reply.json["message"]
-    assert messages["fr"] != messages["en"] and key not in messages.values()
+    refused_in_french_and_english(host, "/api/dice/roll/confirm", body, status, key)
     assert table_examples("d6", session.data_dir) == []
 
 

@@ -14,7 +14,7 @@ import json
 import cv2
 import numpy as np
 import pytest
-from webtools import login, setup_event
+from webtools import login, refused_in_french_and_english, setup_event
 
 from companion import config as settings
 from hardware.box import HardwareBox
@@ -200,12 +200,7 @@ def test_a_bad_teach_is_refused_in_both_languages_and_learns_nothing(app, sessio
     host = login(app)
     photo = host.post("/api/dice/photo", {"profile": COMBAT}).json["photo"]
     body = {k: photo if v == "P" else v for k, v in body.items()}
-    messages = {}
-    for lang in ("fr", "en"):
-        reply = host.post("/api/dice/teach", body, headers={"X-Companion-Lang": lang})
-        assert (reply.status_code, reply.json["error"]) == (status, key), reply.json
-        messages[lang] = reply.json["message"]
-    assert messages["fr"] != messages["en"] and key not in messages.values()
+    refused_in_french_and_english(host, "/api/dice/teach", body, status, key)
     assert taught_file(session) == {}
     assert camera_box.dice_photo(photo) is not None  # a refusal keeps the photo for a retry
 

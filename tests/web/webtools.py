@@ -64,6 +64,18 @@ def login(app, pin: str = PIN) -> Host:
     return Host(client, response.json["csrf"])
 
 
+def refused_in_french_and_english(host: Host, path: str, body: Any, status: int,
+                                  key: str) -> None:
+    """``body`` posted to ``path`` is refused with ``status`` and ``key``, in words of each
+    language (not the key itself)."""
+    messages = {}
+    for lang in ("fr", "en"):
+        reply = host.post(path, body, headers={"X-Companion-Lang": lang})
+        assert (reply.status_code, reply.json["error"]) == (status, key), reply.json
+        messages[lang] = reply.json["message"]
+    assert messages["fr"] != messages["en"] and key not in messages.values()
+
+
 GAME_SETUPS: dict[str, dict[str, Any]] = {
     "runemasters": {"type": "setup", "game": "runemasters", "difficulty": "novice",
                     "guardians": [{"guardian": "kulak", "path": "blue", "player": "Ann"},

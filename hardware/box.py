@@ -93,6 +93,17 @@ class HardwareBox:
 
         return card_picture(photo, name, card, self.session.data_dir)
 
+    def take_card_picture(self, card: str) -> dict[str, Any] | None:
+        """The card of the camera's last frame, to teach ``card`` from, as :meth:`card_picture`
+        gives it (None: no camera or no frame yet)."""
+        tap = self.table.camera if self.table is not None else None
+        last = tap.last() if tap is not None else None
+        if last is None:
+            return None
+        from .cards import frame_card_picture  # OpenCV: only when a card is taught
+
+        return frame_card_picture(last[1], card, self.session.data_dir)
+
     @property
     def teacher(self) -> DiceTeacher:
         """The dice teaching of the data directory (OpenCV is loaded on first use)."""

@@ -67,6 +67,12 @@ def card_picture(photo: bytes, name: str, card_id: str, data_dir: Path) -> dict[
         frame = decode_photo(photo, name)[0]
     except VisionError as error:
         return {"problem": error.texts()}
+    return frame_card_picture(frame, card_id, data_dir)
+
+
+def frame_card_picture(frame: np.ndarray, card_id: str, data_dir: Path) -> dict[str, Any]:
+    """The card nearest the centre of ``frame`` (decoded pixels: a photo or the camera's last
+    frame), as :func:`card_picture` gives it."""
     spots = find_cards(frame)
     if not spots:
         return {"problem": VisionError("cards.none_in_photo").texts()}

@@ -49,6 +49,10 @@ class Box(Protocol):
         straightened to teach ``card`` from: ``jpeg`` (its picture) and ``alike`` (taught cards
         it looks like), or ``problem`` (by language: no image, no card in it)."""
 
+    def take_card_picture(self, card: str) -> dict[str, Any] | None:
+        """The card nearest the centre of what the camera sees, as :meth:`card_picture` gives
+        it; None: no camera frame."""
+
     def dice_profiles(self) -> list[dict[str, Any]]:
         """The die profiles the owner can teach: each ``profile``, its ``faces``, the examples
         ``taught`` per face, how many ``examples`` (cut-outs) of each face can be shown and the
@@ -141,6 +145,10 @@ class NoBox:
     def card_picture(self, photo: bytes, name: str, card: str) -> dict[str, Any]:
         """No card reader without a box."""
         return {"problem": {lang: ui_texts(lang)["teach.photo_no_reader"] for lang in LANGUAGES}}
+
+    def take_card_picture(self, card: str) -> dict[str, Any] | None:
+        """No camera."""
+        return None
 
     def dice_profiles(self) -> list[dict[str, Any]]:
         """Nothing to teach without a box."""

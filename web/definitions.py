@@ -232,17 +232,23 @@ def _form_event() -> tuple[dict[str, Any], int | None]:
 @bp.post("/api/definitions/photo")
 def teach_photo() -> Response:
     """Host: a ``teach`` event sent with the card's photo (multipart: ``event``, ``based_on``,
-    ``photo``): the card nearest the photo's centre is taught to the card camera, its picture
-    journaled with the event. A file that is no image, or a photo with no card, is refused
-    (422) and nothing is taught; ``alike`` names taught cards the camera may not tell from it."""
+    and ``photo``, a file, or ``camera=1``: what the table's camera sees): the card nearest the
+    photo's centre is taught to the card camera, its picture journaled with the event. A file
+    that is no image, or a photo with no card, is refused (422), no camera frame too (409), and
+    nothing is taught; ``alike`` names taught cards the camera may not tell from it."""
     require_host()
     request.max_content_length = PHOTO_LIMIT
     event, based_on = _form_event()
-    photo = request.files.get("photo")
-    if photo is None:
-        raise ApiError(400, "request.missing_field", field="photo")
     ctx = current()
-    picture = ctx.box.card_picture(photo.read(), photo.filename or "photo", event["id"])
+    photo = request.files.get("photo")
+    if photo is not None:
+        picture = ctx.box.card_picture(photo.read(), photo.filename or "photo", event["id"])
+    elif request.form.get("camera") == "1":
+        picture = ctx.box.take_card_picture(event["id"])
+        if picture is None:
+            raise ApiError(409, "dice.no_camera")
+    else:
+        raise ApiError(400, "request.missing_field", field="photo")
     if "problem" in picture:
         problem = picture["problem"]
         raise ApiError(422, "teach.photo_refused",

@@ -144,18 +144,22 @@ DOCUMENT: dict[str, Any] = {
                           "422": _json({"type": "object"}, "nothing imported: the report"),
                           **_errors(400, 403, 413, 415)}}},
         "/api/definitions/photo": {"post": {
-            "summary": "Host: a `teach` event sent with the card's photo: the card nearest the "
+            "summary": "Host: a `teach` event sent with the card's photo (`photo`, or "
+                       "`camera`=1: what the table's camera sees): the card nearest the "
                        "photo's centre is taught to the card camera, its picture journaled with "
                        "the event (`alike`: taught cards the camera may not tell from it). A "
-                       "file that is no image or a photo with no card is refused (422), nothing "
-                       "taught. Up to 20 MB",
+                       "file that is no image or a photo with no card is refused (422), no "
+                       "camera frame too (409), nothing taught. Up to 20 MB",
             "security": HOST,
             "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
-                "type": "object", "required": ["event", "photo"],
+                "type": "object", "required": ["event"],
                 "properties": {"event": {"type": "string", "description": "the teach event, "
                                                                           "as JSON"},
                                "based_on": {"type": "string", "pattern": "^[0-9]+$"},
-                               "photo": {"type": "string", "format": "binary"}}}}}},
+                               "photo": {"type": "string", "format": "binary"},
+                               "camera": {"type": "string", "enum": ["1"],
+                                          "description": "without `photo`: take the "
+                                                         "camera's last frame"}}}}}},
             "responses": {"200": _json({"type": "object"}, "taught: as POST /api/events, "
                                        "with `alike`"),
                           **_errors(400, 403, 409, 413, 422)}}},

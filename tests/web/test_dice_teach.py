@@ -14,6 +14,7 @@ import json
 import cv2
 import numpy as np
 import pytest
+from cameras import Still
 from webtools import login, refused_in_french_and_english, setup_event
 
 from companion import config as settings
@@ -47,24 +48,6 @@ def is_labelled(box, labels) -> bool:
     """Whether the centre of a detected ``box`` lies in a labelled die."""
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     return any(x0 <= cx <= x1 and y0 <= cy <= y1 for x0, y0, x1, y1 in labels)
-
-
-class Still:
-    """A camera that always gives the same frame."""
-
-    name = "still camera"
-
-    def __init__(self, frame: np.ndarray) -> None:
-        self.frame = frame
-
-    def open(self) -> None:
-        pass
-
-    def read(self):
-        return 1.0, self.frame
-
-    def close(self) -> None:
-        pass
 
 
 @pytest.fixture

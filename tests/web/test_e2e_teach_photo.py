@@ -2,14 +2,23 @@
 `companion run`: the host teaches a card with its photo from the "Teach a card" form (issue 43,
 item 1: the teach forms take a photo from the phone). A file that is no photo is refused in
 words in the form, in English and in French, keeping what was typed; a real photo of cards
-(benchmarks/cards/set/) teaches the card at its centre to the card camera."""
+(benchmarks/cards/set/) teaches the card at its centre to the card camera, and so does the
+table's own camera when it sees that photo."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from test_e2e import ApiHost, Server, become_host, browser, expect, phone  # noqa: F401
+from test_e2e import (  # noqa: F401
+    ApiHost,
+    Server,
+    become_host,
+    browser,
+    expect,
+    phone,
+    replay_camera_server,
+)
 from webtools import PIN, setup_event
 
 from companion.cardphotos import pictures_folder
@@ -69,3 +78,28 @@ def test_the_host_teaches_a_card_with_its_photo_from_the_phone(browser, table, t
     assert [p.stem.split("@")[0] for p in folder.glob("*.png")] == ["incube"]
     assert page.evaluate("document.documentElement.scrollWidth") <= SMALL_PHONE["width"]
     assert page.errors == []
+
+
+def test_the_host_teaches_the_card_under_the_table_camera(browser, tmp_path):  # noqa: F811
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    (frames / PHOTO.name).write_bytes(PHOTO.read_bytes())
+    table = replay_camera_server(tmp_path, frames)
+    try:
+        ApiHost(table.url).send(setup_event())
+        page = phone(browser, table.url, SMALL_PHONE)
+        become_host(page)
+        page.locator("summary", has_text="Teach a card").click()
+        form = page.locator("form[data-form=teach-any]")
+        form.get_by_label("Take the photo with the table's camera").check()
+        form.locator("input[name=teach-id]").fill("incube")
+        form.locator("input[name=name]").fill("Incube")
+        form.get_by_role("button", name="Teach", exact=True).click()
+        expect(page.locator("details[data-details=teach-any]")).not_to_have_attribute(
+            "open", "", timeout=15000)  # taught: the form folds, emptied
+        assert [p.stem.split("@")[0] for p in pictures_folder(tmp_path / "data").glob("*.png")] \
+            == ["incube"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= SMALL_PHONE["width"]
+        assert page.errors == []
+    finally:
+        table.stop()

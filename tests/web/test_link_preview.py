@@ -8,6 +8,7 @@ import threading
 import cv2
 import numpy as np
 import pytest
+from cameras import Still
 from webtools import login
 
 from companion import config as settings
@@ -57,20 +58,7 @@ def camera_table(app, session):
     """A running table whose camera tap holds a rendered frame of three pip dice."""
     table = Table(session)
     frame = render("d6", np.random.default_rng(3), faces=["3", "5", "6"])[0]
-
-    class Still:
-        name = "still camera"
-
-        def open(self):
-            pass
-
-        def read(self):
-            return 1.0, frame
-
-        def close(self):
-            pass
-
-    table.camera = FrameTap(Still())
+    table.camera = FrameTap(Still(frame))
     app.extensions["companion"].box = HardwareBox(session, settings.load([]), table)
     yield table
     table.stop()

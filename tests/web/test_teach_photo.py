@@ -13,6 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from cameras import Still
 from webtools import login, setup_event
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "helpers"))
@@ -22,6 +23,8 @@ from companion import config as settings  # noqa: E402
 from companion.cardphotos import pictures_folder  # noqa: E402
 from companion.engine import DefinitionStore  # noqa: E402
 from hardware.box import HardwareBox  # noqa: E402
+from hardware.frames import FrameTap  # noqa: E402
+from hardware.table import Table  # noqa: E402
 from web.definitions import BOX_LIMIT  # noqa: E402
 
 SHOWN = "green-1-striped-diamond"
@@ -40,11 +43,13 @@ def host(app, session, tmp_path):
     return host
 
 
-def send_photo(host, photo: bytes, name: str = "card.jpg", event: dict = TEACH,
+def send_photo(host, photo: bytes | None, name: str = "card.jpg", event: dict = TEACH,
                lang: str = "en"):
-    """POST the teach form with its photo, as the page does (multipart)."""
+    """POST the teach form with its photo, as the page does (multipart; None: the table's
+    camera takes it)."""
+    picture = {"camera": "1"} if photo is None else {"photo": (io.BytesIO(photo), name)}
     response = host.client.post("/api/definitions/photo", data={
-        "event": json.dumps(event), "photo": (io.BytesIO(photo), name)},
+        "event": json.dumps(event), **picture},
         headers={"X-CSRF-Token": host.csrf, "X-Companion-Lang": lang},
         content_type="multipart/form-data")
     host.csrf = response.headers.get("X-CSRF-Token", host.csrf)
@@ -82,6 +87,38 @@ def test_a_photo_that_cannot_teach_is_refused_in_words_and_nothing_is_taught(
     assert response.json["error"] == "teach.photo_refused" and words in response.json["message"]
     assert session.version == version and teaches(session) == 0
     assert not pictures_folder(session.data_dir).exists()
+
+
+def showing(app, session, frame):
+    """The host page's box: a running table whose camera sees ``frame``."""
+    table = Table(session)
+    table.camera = FrameTap(Still(frame))
+    app.extensions["companion"].box = HardwareBox(session, settings.load([]), table)
+    return table
+
+
+def test_a_card_under_the_table_camera_is_taught_from_its_frame(app, host, session):
+    table = showing(app, session, teaching_photo(SHOWN))
+    try:
+        assert send_photo(host, None).status_code == 409  # the camera has given no frame yet
+        assert teaches(session) == 0
+        table.camera.read()
+        response = send_photo(host, None)
+        assert response.status_code == 200, response.json
+    finally:
+        table.stop()
+    assert teaches(session) == 1
+    assert [p.stem.split("@")[0] for p in pictures_folder(session.data_dir).glob("*.png")] == \
+        ["incube"]
+
+
+def test_without_a_camera_the_table_camera_teaches_nothing_in_either_language(host, session):
+    version = session.version
+    for lang, words in (("en", "No camera frame"), ("fr", "Aucune image de la caméra")):
+        response = send_photo(host, None, lang=lang)
+        assert response.status_code == 409 and response.json["error"] == "dice.no_camera"
+        assert words in response.json["message"]
+    assert session.version == version and teaches(session) == 0
 
 
 def test_without_a_card_reader_the_photo_is_refused(app, session):

@@ -6,7 +6,7 @@
 
 const Teach = (() => {
   const draft = {game: null, kind: null, id: "", values: {}, sizes: {}, error: "",
-    open: false, deck: false, taught: 0, photo: null};
+    open: false, deck: false, taught: 0, photo: null, camera: false};
   const described = {};
 
   /** The card a prompt asks to teach, as [kind, id] (by the prompt's key). */
@@ -118,12 +118,16 @@ const Teach = (() => {
       `${draft.deck ? " checked" : ""}><span>${esc(t("ui.teach_deck"))}</span></label> `;
   }
 
-  /** The card's photo, from the phone's camera or its files (the card camera will know the card
-   * by it); kept in the draft, as a file chosen cannot be put back in a redrawn form. */
+  /** The card's photo, from the phone's camera or its files, or taken by the table's camera
+   * when the box runs one (the card camera will know the card by it); kept in the draft, as a
+   * file chosen cannot be put back in a redrawn form. */
   const photoField = () => `<label><span>${esc(t("ui.teach_photo"))}</span> <input ` +
     `type="file" name="teach-photo" accept="image/*" capture="environment"></label>` +
     (draft.photo ? `<p class="hint">${esc(t("ui.teach_photo_chosen", {name: draft.photo.name}))}` +
-      "</p>" : "");
+      "</p>" : "") +
+    (app.sensors ? `<label class="pick"><input type="checkbox" name="teach-camera"` +
+      `${draft.camera ? " checked" : ""}><span>${esc(t("ui.teach_photo_camera"))}</span></label> `
+      : "");
 
   /** The folded "Teach a card" form for the game on the table (empty while its fields load). */
   function body(view) {
@@ -167,11 +171,18 @@ const Teach = (() => {
    * whether the target was one of them (the other fields are kept by ``Fields.keep``). */
   function keep(target) {
     const form = target.closest && target.closest("form[data-form=teach-any]");
-    if (!form || !["teach-kind", "teach-id", "teach-deck", "teach-photo"].includes(target.name)) {
+    if (!form || !["teach-kind", "teach-id", "teach-deck", "teach-photo", "teach-camera"]
+      .includes(target.name)) {
       return false;
     }
     if (target.name === "teach-kind") { draft.kind = target.value; redraw(); }
-    else if (target.name === "teach-photo") { draft.photo = target.files[0] || null; redraw(); }
+    else if (target.name === "teach-photo") {
+      Object.assign(draft, {photo: target.files[0] || null, camera: false});
+      redraw();
+    } else if (target.name === "teach-camera") {
+      Object.assign(draft, {camera: target.checked, photo: null});
+      redraw();
+    }
     else if (target.name === "teach-deck") {
       Object.assign(draft, {deck: target.checked, taught: 0});
       redraw();
@@ -182,12 +193,13 @@ const Teach = (() => {
     return true;
   }
 
-  /** The `teach` event with the card's photo, as the teach form posts it. */
+  /** The `teach` event with the card's photo (or the table camera's), as the form posts it. */
   function withPhoto(event) {
     const form = new FormData();
     form.append("event", JSON.stringify(event));
     form.append("based_on", String(app.version));
-    form.append("photo", draft.photo, draft.photo.name);
+    if (draft.photo) form.append("photo", draft.photo, draft.photo.name);
+    else form.append("camera", "1");
     return form;
   }
 
@@ -204,14 +216,16 @@ const Teach = (() => {
       return;
     }
     const event = {type: "teach", kind: draft.kind, id, definition: definitionOf(specs)};
-    const done = await (draft.photo ? post("/api/definitions/photo", () => withPhoto(event))
+    const photo = draft.photo || draft.camera;
+    const done = await (photo ? post("/api/definitions/photo", () => withPhoto(event))
       : send(event));
     if (done && done.alike && done.alike.length) {
       toast(t("ui.teach_photo_alike", {cards: done.alike.join(", ")}));
     }
     if (done && draft.deck) Object.assign(draft, {error: "", taught: draft.taught + 1, photo: null});
     else if (done) {
-      Object.assign(draft, {id: "", values: {}, sizes: {}, error: "", open: false, photo: null});
+      Object.assign(draft, {id: "", values: {}, sizes: {}, error: "", open: false, photo: null,
+        camera: false});
     }
     if (draft.deck) picked();  // the next card of the pile
     else redraw();

@@ -66,8 +66,8 @@ class Phone:
     """A phone's page, counting taps (and the keys pressed on it: none, every field is a
     picker)."""
 
-    def __init__(self, browser, url: str, lang: str) -> None:  # noqa: F811
-        self.page = browser.new_context(viewport=PHONE).new_page()
+    def __init__(self, browser, url: str, lang: str, size: dict = PHONE) -> None:  # noqa: F811
+        self.page = browser.new_context(viewport=size).new_page()
         self.page.errors = []
         self.page.on("pageerror", lambda error: self.page.errors.append(str(error)))
         self.page.add_init_script(f"localStorage.setItem('companion-lang', '{lang}');"
@@ -103,6 +103,17 @@ class Phone:
         return self.page.evaluate("app.role.pic.view" if role else "app.pic.view")
 
 
+def same_version(*phones: Phone) -> None:
+    """The phones show the same state: the newest either has seen (the Titan's tap reaches the
+    table's phone by its stream a moment later, and the other way round; each tap may make the
+    table take more than one event)."""
+    for _ in range(100):
+        if len({phone.version() for phone in phones}) == 1:
+            return
+        phones[0].page.wait_for_timeout(50)
+    raise AssertionError(f"the phones disagree: {[phone.version() for phone in phones]}")
+
+
 def play_round(table: Phone, titan: Phone) -> tuple[int, int]:
     """One round from step 1 to the next round's step 1; the taps of each phone."""
     start_table, start_titan = table.taps, titan.taps
@@ -111,7 +122,7 @@ def play_round(table: Phone, titan: Phone) -> tuple[int, int]:
     titan.tap("#role label.pick", sends=False)  # the face-up card
     titan.tap("#role button[data-act=titan-down]")  # the face-down one: both sent
     for _ in range(40):
-        at_version(titan.page, table.version())
+        same_version(table, titan)
         view, own = table.view(), titan.view(role=True)
         if view["status"] != "playing" or (view["round"] > first and view["step"] == 1):
             break
@@ -154,3 +165,29 @@ def test_a_round_in_eight_taps_and_three_on_the_titans_phone(browser, server, la
         assert table_taps <= TABLE_GOAL and titan_taps <= TITAN_GOAL, (table_taps, titan_taps)
     assert table.keys() == titan.keys() == 0
     assert not table.page.errors and not titan.page.errors
+
+
+STEP_6 = [{"type": "commit", "up": "pietinement", "down": "frenesie"},
+          {"type": "adjust", "step": 6},
+          {"type": "adjust", "hero": "eren", "dice": ["move", "move", "move", "tactic", "cannon"]},
+          {"type": "adjust", "hero": "mikasa", "dice": ["move", "move", "move", "dodge", "move"]},
+          {"type": "adjust", "hero": "armin", "dice": ["combat", "cannon", "move", "move", "move"]}]
+"""Step 6 with the three heroes' dice as rolled (corrected to these faces): every hero may move to
+most levels and two may shoot, a Tactic may be cycled, the round ended: as many taps as a round
+offers."""
+
+
+def test_every_move_of_step_6_is_in_the_first_screen(browser, server):  # noqa: F811
+    """Found (benchmarks/taps.py, seeds 1, 8 and 10): a step-6 hero button 5.6 px past the fold
+    at 360 × 740, the whole round's heroes' moves on one screen being the point (issue 39, item
+    3); also in French (longer words) and at 430 × 932."""
+    version = 0
+    for lang, size in (("en", PHONE), ("fr", PHONE), ("fr", {"width": 430, "height": 932})):
+        table = Phone(browser, server.url, lang, size)
+        become_host(table.page)
+        version = version or ApiHost(server.url).send(SETUP, *TAUGHT, *STEP_6)
+        at_version(table.page, version)
+        assert table.page.locator(".hero-taps").count() == 3
+        in_first_screen(table.page, "#host button[data-act=tap]")
+        nothing_wider(table.page)
+        table.page.context.close()

@@ -248,7 +248,7 @@ function tapLabel(view, e, inLine = false) {
       {n: view.step})];
     case "resolve": return e.pay ? [t("ui.aot_counter", {pay: paid(view, e.pay)})]
       : e.cancelled ? [t("ui.aot_countered", {card})] : [t("ui.aot_suffer", {card})];
-    case "move": return [`${who}→ ${t("ui.aot_level", {n: e.to})}`,
+    case "move": return [inLine ? String(e.to) : `${who}→ ${t("ui.aot_level", {n: e.to})}`,
       `${hero} → ${t("ui.aot_level", {n: e.to})}`];
     case "melee": case "cannon": return [`${who}${SYMBOL[e.type === "melee" ? "combat"
       : "cannon"]}×${e.count}`, t("ui.aot_shoot_" + e.type, {hero, n: e.count})];
@@ -272,10 +272,11 @@ function chosen(view, e) {
 }
 
 /** The one-tap events of this moment (what the rules take now, ``view.taps``): each hero's on
- * a line of its own led by the hero's name, short enough that step 6's moves of three heroes
- * fit the first screen of a 360 × 740 phone (issue 39, item 3), under the others' row (the end
- * of the step first, the control awaited once the heroes are done); a waiting choice under its
- * question. */
+ * a line of its own led by the hero's name, their shots, then their moves as the levels they
+ * reach ("Léa ✹×1 ➶ to level 0 1 2 4 …": two lines for eight moves, not four), so that step 6's moves and shots of
+ * three heroes fit the first screen of a 360 × 740 phone (issue 39, item 3), under the others'
+ * row (the end of the step first, the control awaited once the heroes are done); a waiting
+ * choice under its question. */
 function taps(view) {
   const entries = view.taps.map((e, i) => [e, i]);
   const tapOf = ([e, i], inLine = false) => {
@@ -286,9 +287,13 @@ function taps(view) {
   const head = question ? `<h3>${esc(both(app.pic.texts.prompts[view.prompts
     .indexOf(question)]))}</h3>` : "";
   const own = (id) => entries.filter(([e]) => e.hero === id && e.type !== "choose");
+  const shots = (id) => own(id).filter(([e]) => e.type !== "move");
+  const moves = (id) => own(id).filter(([e]) => e.type === "move");
   const lines = heroIds(view).filter((id) => own(id).length).map((id) =>
     `<div class="row hero-taps"><strong>${esc(player(view, id))}</strong>` +
-    `${own(id).map((entry) => tapOf(entry, true)).join("")}</div>`);
+    shots(id).map((entry) => tapOf(entry, true)).join("") + (moves(id).length
+      ? `<span>${SYMBOL.move} ${esc(t("ui.aot_move_to"))}</span>` : "") +
+    moves(id).map((entry) => tapOf(entry, true)).join("") + "</div>");
   const rest = entries.filter(([e]) => !e.hero || e.type === "choose");
   return head + (rest.length ? `<div class="row">${rest.map((entry) => tapOf(entry))
     .join("")}</div>` : "") + lines.join("");

@@ -81,7 +81,10 @@ class Phone:
         return self.page.evaluate("window.keysTyped")
 
     def version(self) -> int:
-        return self.page.evaluate("app.busy.then(() => app.version)")
+        """The version the phone shows; on the Titan's, the older of its two pictures (its own
+        view is fetched after the table's picture arrives)."""
+        return self.page.evaluate("app.busy.then(() => app.role && app.role.pic ? "
+                                  "Math.min(app.version, app.role.pic.version) : app.version)")
 
     def tap(self, selector: str, counted: bool = True, sends: bool = True) -> None:
         """The control is in the first screen, no sideways scroll; one tap; with ``sends``, the

@@ -24,9 +24,9 @@ Last Bastion (Gary with Teagaan on the South board, Normal mode):
 - move+fight: the same with a move first (a tap on the tile), when the nearest card is one step
   away; end: no card within reach, the turn is ended;
 - neutral: a neutral board's turn.
-The package's cards whose printed text the companion does not know are asked about once each
-("nothing changed", a tap counted in the turn); "last-bastion-taught" plays the same turns with a
-taught box (LB_TAUGHT: those cards taught, made up), as an owner's routine turn.
+The package's cards, Corruption faces and boards whose printed text the companion does not know
+are asked about ("nothing changed", a tap counted in the turn); "last-bastion-taught" plays the
+same turns with a taught box (LB_TAUGHT: those taught, made up), as an owner's routine turn.
 Runemasters (Kulak and Kyreas, Novice; the monsters' weak points taught with the set-up): a
 guardian's turn: the Event card at a round's start, the monster that appears, the four runes,
 each die that hits the monster in contact (one tap each), End the turn.
@@ -85,13 +85,18 @@ LB_TAUGHT = [{"type": "teach", "kind": "card", "id": card, "definition": {
     **({"colour": "black"} if printed["colour"] is None else {}),
     **({"resistance": 4 if printed["type"] == "warlord" else 2}
        if printed["resistance"] is None else {}), "complete": True}}
-    for card, printed in LB_DATA["card"].items() if not printed.get("complete", True)]
-"""A taught box ("last-bastion-taught"): the owner has taught each card of the package whose
-printed text the companion does not know (made up: no effect besides those the package knows, a
-colour and resistance where the package has none), so a printed effect is applied by the
-companion, not asked about ("nothing happened", a tap) as with the untaught package."""
+    for card, printed in LB_DATA["card"].items() if not printed.get("complete", True)] + [
+    {"type": "teach", "kind": kind, "id": item, "definition": {field: []}}
+    for kind, field in (("corruption", "effects"), ("board", "full"))
+    for item, printed in LB_DATA[kind].items() if field not in printed]
+"""A taught box ("last-bastion-taught"): the owner has taught each card, Corruption face and
+full board of the package whose printed text the companion does not know (made up: no effect
+besides those the package knows, a colour and resistance where the package has none), so a
+printed effect is applied by the companion, not asked about ("nothing happened", a tap) as with
+the untaught package."""
 TARGETS = {"last-heroes: known card played": 4, "aot-last-stand: round": 8,
-           "aot-last-stand: round, the Titan's phone": 3, "last-bastion: teach": 8}
+           "aot-last-stand: round, the Titan's phone": 3, "last-bastion: teach": 8,
+           "last-bastion-taught: teach": 8}
 """Issue 39: every game's routine turn in at most 6 taps and no key (the simulated table's rolls
 and draws not counted), a known card played in Last Heroes in at most 4, an Attack on Titan round
 in at most 8 on the table's phone and 3 on the Titan's; issue 17: teaching a monster in at most

@@ -17,13 +17,16 @@ prints each tap's selector.
 Last Bastion (Gary with Teagaan on the South board, Normal mode):
 - teach: an unknown monster is drawn; the host teaches it on the spot ("Not in the list? Teach
   it": name, colour chip, resistance stepper) and draws it, then places it;
-- fight: a hero turn: draw, place, fight the card beside the hero (a tap on it), roll, confirm,
-  end the turn; a question about a card's printed effect (the simulated table's cards are
-  made up, so each one is asked about once: "nothing changed") and a second card drawn (an
-  arrival effect) are named after the turn;
+- fight: a hero turn: draw, place (a tap on a free slot, when the card may go on more than one:
+  «un emplacement libre au choix», rulebook «Règles de placement des cartes Horde»), fight the
+  card beside the hero (a tap on it), roll, confirm, end the turn; a question about a card's
+  printed effect and a second card drawn (an arrival effect) are named after the turn;
 - move+fight: the same with a move first (a tap on the tile), when the nearest card is one step
   away; end: no card within reach, the turn is ended;
 - neutral: a neutral board's turn.
+The package's cards, Corruption faces and boards whose printed text the companion does not know
+are asked about ("nothing changed", a tap counted in the turn); "last-bastion-taught" plays the
+same turns with a taught box (LB_TAUGHT: those taught, made up), as an owner's routine turn.
 Runemasters (Kulak and Kyreas, Novice; the monsters' weak points taught with the set-up): a
 guardian's turn: the Event card at a round's start, the monster that appears, the four runes,
 each die that hits the monster in contact (one tap each), End the turn.
@@ -67,6 +70,8 @@ from test_aot_round_taps import TAUGHT as AOT_TAUGHT  # noqa: E402
 from test_aot_round_taps import Phone as RoundPhone  # noqa: E402
 from test_aot_round_taps import play_round  # noqa: E402
 
+from companion.games.last_bastion.catalog import DATA as LB_DATA  # noqa: E402
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -76,8 +81,22 @@ SETUP = {"type": "setup", "game": "last-bastion", "mode": "normal",
          "players": [{"name": "Gary", "hero": "teagaan", "side": "S"}],
          "tiles": [["market", "tomb", "inn"], ["trebuchet", "fountain", "quarry"],
                    ["standard", "tower", "dispensary"]], "first": "S"}
+LB_TAUGHT = [{"type": "teach", "kind": "card", "id": card, "definition": {
+    **({"colour": "black"} if printed["colour"] is None else {}),
+    **({"resistance": 4 if printed["type"] == "warlord" else 2}
+       if printed["resistance"] is None else {}), "complete": True}}
+    for card, printed in LB_DATA["card"].items() if not printed.get("complete", True)] + [
+    {"type": "teach", "kind": kind, "id": item, "definition": {field: []}}
+    for kind, field in (("corruption", "effects"), ("board", "full"))
+    for item, printed in LB_DATA[kind].items() if field not in printed]
+"""A taught box ("last-bastion-taught"): the owner has taught each card, Corruption face and
+full board of the package whose printed text the companion does not know (made up: no effect
+besides those the package knows, a colour and resistance where the package has none), so a
+printed effect is applied by the companion, not asked about ("nothing happened", a tap) as with
+the untaught package."""
 TARGETS = {"last-heroes: known card played": 4, "aot-last-stand: round": 8,
-           "aot-last-stand: round, the Titan's phone": 3, "last-bastion: teach": 8}
+           "aot-last-stand: round, the Titan's phone": 3, "last-bastion: teach": 8,
+           "last-bastion-taught: teach": 8}
 """Issue 39: every game's routine turn in at most 6 taps and no key (the simulated table's rolls
 and draws not counted), a known card played in Last Heroes in at most 4, an Attack on Titan round
 in at most 8 on the table's phone and 3 on the Titan's; issue 17: teaching a monster in at most
@@ -107,6 +126,7 @@ class Phone:
     def __init__(self, page: pw.Page) -> None:
         self.page, self.taps, self.keys, self.sensed = page, 0, 0, 0
         self.questions = self.draws = 0  # Last Bastion: printed effects asked, cards drawn
+        self.trace: list[str] = []  # the taps since the last mark: each control, and why
 
     def version(self) -> int:
         return self.page.evaluate("app.busy.then(() => app.version)")
@@ -114,11 +134,12 @@ class Phone:
     def tap(self, selector: str, sends: bool = True) -> None:
         """One tap; with ``sends``, wait until the table has taken the event it sends."""
         before = self.version()
-        self.page.locator(selector).first.click()
+        control = self.page.locator(selector).first
+        self.trace.append(f"{selector} «{control.inner_text().strip()[:40]}» (the table waits "
+                          f"for {self.page.evaluate('app.pic.view.expects.kind')})")
+        control.click()
         self.taps += 1
         self.sensed += selector in SENSORS
-        if os.environ.get("TAPS_TRACE"):
-            print("  tap", selector, file=sys.stderr)
         if sends and not self.until(f"app.version > {before}"):
             said = self.page.evaluate("app.refusal && app.refusal.message")
             raise RuntimeError(f"{selector}: nothing happened ({said})")
@@ -138,7 +159,8 @@ class Phone:
         self.keys += len(text)
 
     def mark(self) -> tuple[int, int, int, float]:
-        """Where the counts stand now, to count a turn from."""
+        """Where the counts stand now, to count a turn from (its trace starts afresh)."""
+        self.trace = []
         return self.taps, self.keys, self.sensed, time.perf_counter()
 
     def since(self, start: tuple[int, int, int, float]) -> tuple[int, int, int, float]:
@@ -406,7 +428,9 @@ class Table:
         self.url, self.browser, self.post = url, browser, post
 
 
-GAMES = {"last-bastion": ([SETUP], last_bastion), "runemasters": ([RM_SETUP], runemasters),
+GAMES = {"last-bastion": ([SETUP], last_bastion),
+         "last-bastion-taught": ([SETUP, *LB_TAUGHT], last_bastion),
+         "runemasters": ([RM_SETUP], runemasters),
          "last-heroes": (demo("last-heroes")[:LH_OPENING], last_heroes),
          "aot-last-stand": ([AOT_SETUP, *AOT_TAUGHT], attack_on_titan)}
 
@@ -441,6 +465,10 @@ def play(game: str, seed: int, results: list[tuple[str, int, int, int, float]]) 
 
                 def record(kind: str, taps: int, sensed: int, keys: int, seconds: float) -> None:
                     results.append((f"{game}: {kind}", taps, sensed, keys, seconds))
+                    if os.environ.get("TAPS_TRACE"):  # each tap of the turn, by its control
+                        print(f"seed {seed}, {game}: {kind}, {taps} taps", *(
+                            f"  {n}. {line}" for n, line in enumerate(phone.trace, 1)),
+                            sep="\n", file=sys.stderr)
 
                 driver(phone, record, Table(url, browser, post))
                 browser.close()
@@ -471,7 +499,7 @@ def summary(results: list[tuple[str, int, int, int, float]]) -> list[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("games", nargs="*", help=f"of {', '.join(GAMES)} (default: all four)")
+    parser.add_argument("games", nargs="*", help=f"of {', '.join(GAMES)} (default: all)")
     parser.add_argument("--seeds", type=int, default=SEEDS,
                         help=f"games played per game, each with its own seed (default {SEEDS})")
     parser.add_argument("--turns", action="store_true", help="print every turn, not only the "
@@ -486,7 +514,7 @@ def main() -> int:
         for seed in range(1, options.seeds + 1):
             try:
                 play(game, seed, results)
-            except (AssertionError, RuntimeError) as error:
+            except (AssertionError, RuntimeError, pw.Error) as error:  # pw: a control gone
                 stopped.append(f"{game}, seed {seed}: {str(error)[:300]}")
     if options.turns:
         print(f"{'turn':<50} {'taps':>5} {'sensor':>6} {'keys':>5} {'seconds':>8}")

@@ -238,7 +238,12 @@ const paid = (view, pay) => Object.entries(pay).map(([who, symbols]) => `${playe
     .map(([s, n]) => `${SYMBOL[s] || name(s)}${n > 1 ? "×" + n : ""}`).join(" ")).join(" · ");
 const current = (view) => view.actions.find((a) => !a.resolved);
 
-/** What one of the one-tap events (``view.taps``) does, in words: [label, sentence]. */
+/** Who pays the next Tactic (two heroes may each pay it: each their own tap, told apart). */
+const payers = (view, e) => Object.keys(e.pay || {}).map((id) => player(view, id)).join(", ");
+
+/** What one of the one-tap events (``view.taps``) does, in words: [label, sentence]; in a
+ * line of its own (``inLine``) without what the line says: a move as the level reached, a
+ * search as the card put on top, the next Tactic as who pays it. */
 function tapLabel(view, e, inLine = false) {
   const card = current(view) ? name(current(view).card) : "";
   const hero = e.hero ? player(view, e.hero) : "";
@@ -248,13 +253,14 @@ function tapLabel(view, e, inLine = false) {
       {n: view.step})];
     case "resolve": return e.pay ? [t("ui.aot_counter", {pay: paid(view, e.pay)})]
       : e.cancelled ? [t("ui.aot_countered", {card})] : [t("ui.aot_suffer", {card})];
-    case "move": return [`${who}→ ${t("ui.aot_level", {n: e.to})}`,
+    case "move": return [inLine ? String(e.to) : `${who}→ ${t("ui.aot_level", {n: e.to})}`,
       `${hero} → ${t("ui.aot_level", {n: e.to})}`];
     case "melee": case "cannon": return [`${who}${SYMBOL[e.type === "melee" ? "combat"
       : "cannon"]}×${e.count}`, t("ui.aot_shoot_" + e.type, {hero, n: e.count})];
-    case "cycle": return [`${who}${SYMBOL.tactic} ${t("ui.aot_cycle")}`,
-      `${hero} ${SYMBOL.tactic} ${t("ui.aot_cycle")}`];
-    case "search": return [t("ui.aot_search", {hero, card: name(e.card)})];
+    case "cycle": return [inLine ? payers(view, e) : `${SYMBOL.tactic} ${t("ui.aot_cycle")}`,
+      `${payers(view, e)} ${SYMBOL.tactic} ${t("ui.aot_cycle")}`];
+    case "search": return [inLine ? name(e.card) : t("ui.aot_search", {hero, card: name(e.card)}),
+      t("ui.aot_search", {hero, card: name(e.card)})];
     case "provide": return [t("ui.aot_provide", {n: e.condition, pay: paid(view, e.pay)})];
     case "activate": return [t("ui.aot_activate", {card: name(view.tactic.top)})];
     case "top": return [t("ui.aot_top_is", {card: name(e.card)})];
@@ -271,27 +277,40 @@ function chosen(view, e) {
   return e.card ? name(e.card) : t("ui.aot_decline");
 }
 
-/** The one-tap events of this moment (what the rules take now, ``view.taps``): each hero's on
- * a line of its own led by the hero's name, short enough that step 6's moves of three heroes
- * fit the first screen of a 360 × 740 phone (issue 39, item 3), under the others' row (the end
- * of the step first, the control awaited once the heroes are done); a waiting choice under its
- * question. */
+/** The one-tap events of this moment (what the rules take now, ``view.taps``): the others
+ * first (the end of the step, the control awaited once the heroes are done), the next Tactic
+ * by who pays it ("✎ next Tactic: Léa Sam"), then each hero's on a line of their own led by the
+ * hero's name: their shots, Armin's search folded (a card of the pile put on top: six names,
+ * seldom wanted), their moves as the levels they reach ("➶ to level 0 1 2 4 …": two lines for
+ * eight moves, not four), so that step 6's taps of three heroes fit the first screen of a
+ * 360 × 740 phone (issue 39, item 3); a waiting choice under its question. */
 function taps(view) {
   const entries = view.taps.map((e, i) => [e, i]);
   const tapOf = ([e, i], inLine = false) => {
     const [label, said] = tapLabel(view, e, inLine);
     return Controls.tapButton(i, label, said || label);
   };
+  const inLine = (list) => list.map((entry) => tapOf(entry, true)).join("");
+  const labelled = (label, list) => (list.length ? `<span>${esc(label)}</span>${inLine(list)}`
+    : "");
   const question = view.prompts.find((p) => p.answer === "choose");
   const head = question ? `<h3>${esc(both(app.pic.texts.prompts[view.prompts
     .indexOf(question)]))}</h3>` : "";
   const own = (id) => entries.filter(([e]) => e.hero === id && e.type !== "choose");
+  const ofType = (list, type) => list.filter(([e]) => e.type === type);
+  const search = (id) => (ofType(own(id), "search").length ? `<details data-details="aot-search-` +
+    `${id}"${app.unfolded["aot-search-" + id] ? " open" : ""}><summary>` +
+    `${esc(t("ui.aot_search_open"))}</summary><div class="row">` +
+    `${inLine(ofType(own(id), "search"))}</div></details>` : "");
   const lines = heroIds(view).filter((id) => own(id).length).map((id) =>
     `<div class="row hero-taps"><strong>${esc(player(view, id))}</strong>` +
-    `${own(id).map((entry) => tapOf(entry, true)).join("")}</div>`);
-  const rest = entries.filter(([e]) => !e.hero || e.type === "choose");
+    inLine(own(id).filter(([e]) => e.type !== "move" && e.type !== "search")) + search(id) +
+    labelled(`${SYMBOL.move} ${t("ui.aot_move_to")}`, ofType(own(id), "move")) + "</div>");
+  const rest = entries.filter(([e]) => (!e.hero || e.type === "choose") && e.type !== "cycle");
+  const cycles = ofType(entries, "cycle");
   return head + (rest.length ? `<div class="row">${rest.map((entry) => tapOf(entry))
-    .join("")}</div>` : "") + lines.join("");
+    .join("")}</div>` : "") + (cycles.length ? `<div class="row hero-taps">` +
+    `${labelled(`${SYMBOL.tactic} ${t("ui.aot_cycle")}`, cycles)}</div>` : "") + lines.join("");
 }
 
 /** What a printed ability or Action card did, in the effect vocabulary (the host's page and the

@@ -57,25 +57,68 @@ function heroes(view) {
     `${p.artefacts.map((a) => esc(name(a))).join(", ") || "—"}</p></article>`).join("");
 }
 
-const setupForm = () => `<form data-form="setup" data-game="last-heroes" class="setup">` +
-  `<h3>${esc(t("ui.new_game"))}</h3><p class="hint">${esc(t("ui.lh_players_hint"))}</p>` +
-  HEROES.map((h, i) => `<fieldset class="player"><legend>${esc(name(h))}</legend><input ` +
-    `name="name-${h}" placeholder="${esc(t("ui.player_name"))}"><select name="weapon-${i}">` +
-    `${options(WEAPONS, WEAPONS[i])}</select><select name="artefact-${i}">` +
-    `${options(POWERS, POWERS[i])}</select>` + [0, 1, 2].map((l) => `<input name="m-${i}-${l}"` +
-    ` value="${MONSTERS[i][l]}" aria-label="${esc(t("ui.lh_level", {n: l + 1}))}">`).join("") +
-    "</fieldset>").join("") +
-  `<label>${esc(t("ui.first"))} <select name="first">${options(HEROES, "blind")}</select></label>` +
-  `<button>${esc(t("ui.start"))}</button></form>`;
+// -- the new-game form ---------------------------------------------------------------------------
+// Each hero's column of monsters is picked by printed name, a level at a time: the sample cards
+// the form starts with (MONSTERS, also those of older journals) and the monsters the companion
+// knows printed with that level (or none). A card stands once on the battlefield: picking one
+// that stands elsewhere swaps the two. The picks live here, not in the form (a redraw, a
+// refusal keep them), until the table takes the game.
 
-function setup(d) {
+const picked = {};
+const monsterAt = (i, l) => picked[`${i}-${l}`] ?? MONSTERS[i][l];
+
+/** The monsters level ``l`` (0 to 2) of the battlefield may start with (a card printed with no
+ * level, not once it stands on another level). */
+function monstersFor(catalog, l) {
+  const other = HEROES.flatMap((_, i) => [0, 1, 2].filter((k) => k !== l)
+    .map((k) => monsterAt(i, k)));
+  return [...new Set([...MONSTERS.map((column) => column[l]), ...Object.entries(
+    catalog.monsters).filter(([card, m]) => m.level === l + 1 || (m.level == null &&
+    !other.includes(card))).map(([card]) => card)])];
+}
+
+function setupForm() {
+  // the samples at once, the cards known once loaded; not loaded again at each card taught
+  // while the form waits folded under a game (its redraw would move the controls tapped)
+  const waited = !app.pic.view.game || app.pic.view.status !== "playing";
+  const catalog = (waited ? catalogFor("last-heroes") : app.catalogs["last-heroes"]) ||
+    {monsters: {}};
+  const label = (card) => monsterName(card, (catalog.monsters[card] || {}).name);
+  return `<form data-form="setup" data-game="last-heroes" class="setup">` +
+    `<h3>${esc(t("ui.new_game"))}</h3><p class="hint">${esc(t("ui.lh_players_hint"))}</p>` +
+    HEROES.map((h, i) => `<fieldset class="player"><legend>${esc(name(h))}</legend><input ` +
+      `name="name-${h}" placeholder="${esc(t("ui.player_name"))}"><select name="weapon-${i}" ` +
+      `aria-label="${esc(t("ui.field_type"))}">${options(WEAPONS, WEAPONS[i])}</select>` +
+      `<select name="artefact-${i}" aria-label="${esc(t("ui.field_power"))}">` +
+      `${options(POWERS, POWERS[i])}</select>` + [0, 1, 2].map((l) => `<select ` +
+      `data-monster="${i}-${l}" aria-label="${esc(t("ui.lh_level", {n: l + 1}))}">` +
+      options(monstersFor(catalog, l), monsterAt(i, l), label) + "</select>").join("") +
+      "</fieldset>").join("") +
+    `<label>${esc(t("ui.first"))} <select name="first">${options(HEROES, "blind")}</select>` +
+    `</label><button>${esc(t("ui.start"))}</button></form>`;
+}
+
+document.addEventListener("change", (e) => {  // a monster picked where another stood
+  const at = e.target.dataset.monster;
+  if (!at || !e.target.closest("form[data-form=setup][data-game=last-heroes]")) return;
+  const [i, l] = at.split("-").map(Number);
+  const was = monsterAt(i, l);
+  const other = HEROES.findIndex((_, j) => j !== i && monsterAt(j, l) === e.target.value);
+  if (other >= 0) picked[`${other}-${l}`] = was;
+  picked[at] = e.target.value;
+  renderHost();
+});
+
+async function setup(d) {
   const seats = HEROES.map((h, i) => [h, i]).filter(([h]) => d["name-" + h].trim());
-  return send({type: "setup", game: "last-heroes",
+  const done = await send({type: "setup", game: "last-heroes",
     players: seats.map(([h]) => ({name: d["name-" + h].trim(), hero: h})),
     weapons: seats.map(([, i]) => d["weapon-" + i]),
-    first: seats.some(([h]) => h === d.first) ? d.first : seats[0][0],
-    battlefield: seats.map(([, i]) => [0, 1, 2].map((l) => d[`m-${i}-${l}`].trim())),
+    first: seats.some(([h]) => h === d.first) || !seats.length ? d.first : seats[0][0],
+    battlefield: seats.map(([, i]) => [0, 1, 2].map((l) => monsterAt(i, l))),
     artefacts: seats.map(([, i]) => d["artefact-" + i])});
+  if (done) for (const k of Object.keys(picked)) delete picked[k];
+  return done;
 }
 
 // -- the host's pickers: what is printed, filtered to what the rules take now --------------------

@@ -24,7 +24,7 @@ from companion.engine.rules import RulesGame
 from .battlefield import breached, pawn_on, permanent_below
 from .catalog import CATALOG, DATA, HEROES, merged
 from .handlers import HANDLERS
-from .picks import hand_faces, kills, printed_name, unseen_monsters, untaught
+from .picks import hand_faces, kills, pickers, printed_name, unseen_monsters, untaught
 from .record import Record, State
 from .schemas import EVENTS
 from .scoring import missing_points, points_of, ranking, score, winners
@@ -50,9 +50,10 @@ class LastHeroes(RulesGame):
 
     @cached_property
     def capabilities(self) -> Capabilities:
-        """The charts, names, page of this game."""
+        """The charts, names, page, set-up pickers of this game."""
         return Capabilities(page=Path(__file__).parent / "page.js", tally=self.tally,
-                            names=self.names, schemas=CATALOG.schemas, invent=invent)
+                            names=self.names, schemas=CATALOG.schemas, invent=invent,
+                            pickers=pickers)
 
     def setup(self, options: dict[str, Any]) -> Step:
         """Lay out the table from the setup event; the charger cards come next."""

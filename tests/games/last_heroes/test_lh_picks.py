@@ -163,3 +163,16 @@ def test_a_draw_nobody_waits_for_is_said_in_words(table):
                                   "a card played")
     assert words["fr"].startswith("Le jeu n'attend pas une carte tirée maintenant ; il attend "
                                   "une carte jouée")
+
+
+def test_the_new_game_form_offers_the_known_monsters_by_level():
+    """The set-up form's pickers (``/api/catalog``): each monster card with its printed name and
+    level, the owner's taught ones too (the form offers a card on the level it is printed with,
+    a card without a level on any: «révélez ensuite autant de Monstres que de joueurs»)."""
+    owner = {"monster": {"goule": {"name": "Goule", "level": 1}, "ombre": {"name": "Ombre"}}}
+    data = GAME.capabilities.pickers(GAME.known_definitions(owner), [])
+    assert data["monsters"]["spider"] == {"name": {"fr": "Araignée", "en": "Spider",
+                                                   "es": "Araña"}, "level": 2}
+    assert data["monsters"]["goule"] == {"name": "Goule", "level": 1}
+    assert data["monsters"]["ombre"] == {"name": "Ombre", "level": None}
+    assert "goule" in data["ids"]["monster"] and "flamethrower-1" in data["ids"]["weapon"]

@@ -66,10 +66,12 @@ class LastHeroes(RulesGame):
         """Display names for the message catalogs: weapon types and cards, monsters, and with a
         state the names of this table's players (a hero is announced by its player's name).
         A weapon card without a printed name reads as what it prints: its type and its Impact
-        ("Flamethrower BAM!"), never its id."""
+        ("Flamethrower BAM!"), never its id. A monster taught without a name keeps the one the
+        game's messages give it (the new-game form's sample cards: "Ghoul", «Goule»)."""
         catalog = merged({}) if state is None else state["catalog"]
-        names = {card: localized(data.get("name"), lang) or _printed(data, lang) or card
-                 for kind in ("weapon", "monster") for card, data in catalog[kind].items()}
+        printed = {card: localized(data.get("name"), lang) or _printed(data, lang)
+                   for kind in ("weapon", "monster") for card, data in catalog[kind].items()}
+        names = {card: shown for card, shown in printed.items() if shown}
         names.update({hero: hero.capitalize() for hero in HEROES})
         if state is not None:
             names.update({hero: p["name"] for hero, p in state["players"].items()})

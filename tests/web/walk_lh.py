@@ -55,9 +55,9 @@ the same fifteen faces ten times over): each step still sends one play at least.
 SEATS = {"last-heroes": 3}
 """How many players the walk seats, by game (every seat of the form when not named here)."""
 
-MULTI = {"sources", "weapons"}
+MULTI = {"sources", "weapons", "light", "dark"}
 """Groups of chips that take several picks (the ammo slots paying a weapon, the weapons of a
-kill): a player taps one more while Send waits."""
+kill, the impacts it asks): a player taps one more while Send waits."""
 
 SKIPPED = {"clear"}
 """Chip values that take a pick back (the ✕ of the impacts): no play of their own."""

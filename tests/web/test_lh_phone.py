@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "helpers"))
 
 from demos import demo  # noqa: E402
 from test_e2e import ApiHost, at_version, browser, server  # noqa: E402, F401
-from test_phone_layout import SIZES, host_phone  # noqa: E402
+from test_phone_layout import SIZES, host_phone, no_sideways_scroll  # noqa: E402
 from webtools import GAME_SETUPS  # noqa: E402
 
 PHONE = SIZES[0]  # 360 × 740
@@ -113,6 +113,59 @@ def loadable_type(view: dict) -> str:
     """A weapon type the active hero may load from a charger now."""
     return next(slot["type"] for p in view["players"] for slot in p["charger"].values()
                 if slot and slot["ammo"] > 0)
+
+
+SAMPLE_COLUMN = {"en": ["Rat", "Spider", "Dragon"], "fr": ["Rat", "Araignée", "Dragon"]}
+"""Ana's column of the new-game form as it opens: the sample level-1 card, then the Spider and
+the Dragon of the catalog, by their printed names."""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_new_game_s_monsters_are_picked_by_printed_name(browser, server, lang):  # noqa: F811
+    """Issue 39, item 1: the new-game form's monsters were typed as ids (``rat``, ``spider``…):
+    each level of each column is now a picker of printed names of that level (level 3: the Dragon,
+    the Snake…), a card standing elsewhere swapped with the one it replaces (a card comes into
+    play once: «monster.already_seen»). A refusal (two players: the rules take 3 to 5) keeps the
+    picks; the game the host starts sends what the typed ids sent, so older journals replay
+    unchanged. No key is typed but the players' names."""
+    page = host_phone(browser, server, PHONE)
+    if lang == "fr":
+        page.click("#lang-switch")
+    page.select_option("select[name=game-choice]", "last-heroes")
+    form = page.locator("form[data-form=setup][data-game=last-heroes]")
+    form.wait_for()
+    no_sideways_scroll(page)
+    assert form.locator("input:not([name^=name-])").count() == 0  # no id to type
+    column = [form.locator(f"select[data-monster='0-{level}'] option:checked").inner_text()
+              for level in range(3)]
+    assert column == SAMPLE_COLUMN[lang]
+    level_3 = form.locator("select[data-monster='0-2'] option")
+    offered = {level_3.nth(i).get_attribute("value") for i in range(level_3.count())}
+    assert {"dragon", "snake"} <= offered and not offered & {"rat", "spider", "wolf"}
+    shown = [level_3.nth(i).inner_text() for i in range(level_3.count())]
+    assert not offered & set(shown)  # names, not ids
+    sent: list[dict] = []
+    page.on("request", lambda r: sent.append(r.post_data_json["event"])
+            if r.url.endswith("/api/events") else None)
+
+    page.select_option("select[data-monster='0-2']", "snake")  # the Snake stood in Ben's column
+    for hero, player in (("blind", "Ana"), ("echo", "Ben")):
+        form.locator(f"input[name=name-{hero}]").fill(player)
+    form.locator("button:not([type=button])").last.click()
+    page.locator("#toast").wait_for()
+    assert page.evaluate("app.busy.then(() => app.version)") == 0
+    assert [form.locator(f"select[data-monster='{i}-2']").input_value() for i in range(2)] == \
+        ["snake", "dragon"]
+    assert form.locator("input[name=name-echo]").input_value() == "Ben"
+
+    page.select_option("select[data-monster='0-2']", "dragon")
+    form.locator("input[name=name-ace]").fill("Cleo")
+    form.locator("button:not([type=button])").last.click()
+    at_version(page, 1)
+    expected = {k: v for k, v in GAME_SETUPS["last-heroes"].items()
+                if k != "artefacts"} | {"artefacts": ["joker", "exchange", "impact"]}
+    assert sent[-1] == expected
+    assert not page.errors
 
 
 @pytest.mark.parametrize("lang", LANGS)

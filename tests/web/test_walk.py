@@ -26,7 +26,7 @@ import urllib.request
 import pytest
 from test_e2e import ApiHost, at_version, become_host, browser, server  # noqa: F401
 from walk_aot import other_phones
-from walk_lh import Composer, composes
+from walk_lh import SEATS, Composer, composes, reached, steer
 from walktools import (
     PAGE_TEXTS,
     WIDE,
@@ -91,11 +91,11 @@ def idle(url: str, quiet: float = 0.4, timeout: float = 10.0) -> dict:
 
 def set_up(page, game: str) -> None:
     """The game's own set-up form as a new host fills it: the defaults, and a name in each
-    player's name field."""
+    player's name field (in the first ones, for a game that seats fewer: ``SEATS``)."""
     page.select_option("select[name=game-choice]", game)
     form = page.locator(f"form[data-form=setup][data-game={game}]")
     form.wait_for()
-    named = form.locator("input[name*=name], input[name*=player]").all()
+    named = form.locator("input[name*=name], input[name*=player]").all()[:SEATS.get(game)]
     for i, field in enumerate(named):
         if not field.input_value():
             field.fill(NAMES[i % len(NAMES)])
@@ -207,6 +207,7 @@ def test_a_seeded_walk_offers_only_what_the_rules_take_in_words_that_fit(
     walk = Walk(page, server.url, copy, game, viewport["width"])
     rng = random.Random(SEED)
     api = ApiHost(server.url)
+    made: list[dict] = []
     try:
         walk.scan(0)
         set_up(page, game)
@@ -234,12 +235,14 @@ def test_a_seeded_walk_offers_only_what_the_rules_take_in_words_that_fit(
                                 f"{state['texts']} said, the page shows "
                                 f"{page.evaluate(CONTROLS, None)}")
                 break
-            url, body = rng.choice(sorted(moves, key=json.dumps))
+            url, body = rng.choice(sorted(steer(game, state["view"], moves), key=json.dumps))
             if "/api/simulate/" in url:
                 api._post("api/simulate/" + url.rsplit("/", 1)[1], {})
             else:
                 api.send(body["event"])
+                made.append(body["event"])
         assert not walk.findings, (f"{game}: {len(walk.findings)} findings, {walk.refused} "
                                    "refusals\n" + "\n".join(walk.findings))
+        assert not reached(game, walk.step, made), reached(game, walk.step, made)
     finally:
         copy.close()

@@ -9,6 +9,10 @@ a chip never tried in this phase of the game, so that every chip offered is part
 play the rules judge.
 A play that cannot be finished (a chip that leads nowhere: Send stays disabled with nothing left
 to pick) is a finding. Each screen composed is scanned too: its words and its width.
+
+The walk seats three players (the fewest the rules take: six charger cards, then the turns) and
+is steered toward a weapon loaded and a kill, so that the screens after a kill are reached and
+scanned within the walk's steps (:func:`steer`).
 """
 
 from __future__ import annotations
@@ -47,6 +51,13 @@ TRIED: WeakKeyDictionary = WeakKeyDictionary()
 """By page, then by phase of the game: the chips tried in plays sent. A chip tried at an earlier
 step of the same phase is not the first of a play again (the ten charger cards of a table drew
 the same fifteen faces ten times over): each step still sends one play at least."""
+
+SEATS = {"last-heroes": 3}
+"""How many players the walk seats, by game (every seat of the form when not named here)."""
+
+MULTI = {"sources", "weapons", "light", "dark"}
+"""Groups of chips that take several picks (the ammo slots paying a weapon, the weapons of a
+kill, the impacts it asks): a player taps one more while Send waits."""
 
 SKIPPED = {"clear"}
 """Chip values that take a pick back (the ✕ of the impacts): no play of their own."""
@@ -114,8 +125,8 @@ class Composer:
         groups = {c["k"] for c in taps}
         while not state["ready"]:
             filled = {c["k"] for c in state["chips"] if c["pressed"]} | groups | {"power"}
-            open_ = [c for c in state["chips"] if c["k"] not in filled and
-                     c["v"] not in SKIPPED]
+            open_ = [c for c in state["chips"] if c["v"] not in SKIPPED and (
+                c["k"] not in filled or (c["k"] in MULTI and not c["pressed"]))]
             if not open_:
                 break
             group = [c for c in open_ if c["k"] == open_[0]["k"]]
@@ -147,3 +158,41 @@ class Composer:
                 break
         else:
             self.note(f"composing: still new chips after {ROUNDS} plays")
+
+
+def _event(move: tuple[str, dict]) -> dict:
+    return move[1].get("event") or {}
+
+
+KILL_BY = 8
+"""The step at which a steered Last Heroes walk has made its kill: six charger cards, a weapon
+loaded, a kill."""
+
+
+def reached(game: str, steps: int, made: list[dict]) -> str:
+    """What a walk of ``steps`` steps should have made and did not (the events ``made``): at
+    Last Heroes, a weapon loaded and a kill, so that the screens after them were scanned."""
+    if game != "last-heroes" or steps <= KILL_BY:
+        return ""
+    loaded = any(e.get("type") == "play" and e.get("as") == "weapon" for e in made)
+    killed = any(e.get("type") == "kill" for e in made)
+    return "" if loaded and killed else f"no weapon loaded and kill in {made}"
+
+
+def steer(game: str, view: dict, moves: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    """The moves the seeded walk draws from: at Last Heroes a kill when one is taken, else a
+    weapon loaded, else a charger card of the first weapon type at the table (the ammo such a
+    weapon needs); every move taken otherwise, and in the other games."""
+    if game != "last-heroes":
+        return moves
+    wanted = [
+        lambda e: e.get("type") == "kill",
+        lambda e: e.get("type") == "play" and e.get("as") == "weapon",
+        lambda e: e.get("type") == "charger" and
+        str(e.get("card", "")).startswith(view["weapons"][0] + "-"),
+    ]
+    for want in wanted:
+        chosen = [m for m in moves if want(_event(m))]
+        if chosen:
+            return chosen
+    return moves

@@ -57,25 +57,68 @@ function heroes(view) {
     `${p.artefacts.map((a) => esc(name(a))).join(", ") || "—"}</p></article>`).join("");
 }
 
-const setupForm = () => `<form data-form="setup" data-game="last-heroes" class="setup">` +
-  `<h3>${esc(t("ui.new_game"))}</h3><p class="hint">${esc(t("ui.lh_players_hint"))}</p>` +
-  HEROES.map((h, i) => `<fieldset class="player"><legend>${esc(name(h))}</legend><input ` +
-    `name="name-${h}" placeholder="${esc(t("ui.player_name"))}"><select name="weapon-${i}">` +
-    `${options(WEAPONS, WEAPONS[i])}</select><select name="artefact-${i}">` +
-    `${options(POWERS, POWERS[i])}</select>` + [0, 1, 2].map((l) => `<input name="m-${i}-${l}"` +
-    ` value="${MONSTERS[i][l]}" aria-label="${esc(t("ui.lh_level", {n: l + 1}))}">`).join("") +
-    "</fieldset>").join("") +
-  `<label>${esc(t("ui.first"))} <select name="first">${options(HEROES, "blind")}</select></label>` +
-  `<button>${esc(t("ui.start"))}</button></form>`;
+// -- the new-game form ---------------------------------------------------------------------------
+// Each hero's column of monsters is picked by printed name, a level at a time: the sample cards
+// the form starts with (MONSTERS, also those of older journals) and the monsters the companion
+// knows printed with that level (or none). A card stands once on the battlefield: picking one
+// that stands elsewhere swaps the two. The picks live here, not in the form (a redraw, a
+// refusal keep them), until the table takes the game.
 
-function setup(d) {
+const picked = {};
+const monsterAt = (i, l) => picked[`${i}-${l}`] ?? MONSTERS[i][l];
+
+/** The monsters level ``l`` (0 to 2) of the battlefield may start with (a card printed with no
+ * level, not once it stands on another level). */
+function monstersFor(catalog, l) {
+  const other = HEROES.flatMap((_, i) => [0, 1, 2].filter((k) => k !== l)
+    .map((k) => monsterAt(i, k)));
+  return [...new Set([...MONSTERS.map((column) => column[l]), ...Object.entries(
+    catalog.monsters).filter(([card, m]) => m.level === l + 1 || (m.level == null &&
+    !other.includes(card))).map(([card]) => card)])];
+}
+
+function setupForm() {
+  // the samples at once, the cards known once loaded; not loaded again at each card taught
+  // while the form waits folded under a game (its redraw would move the controls tapped)
+  const waited = !app.pic.view.game || app.pic.view.status !== "playing";
+  const catalog = (waited ? catalogFor("last-heroes") : app.catalogs["last-heroes"]) ||
+    {monsters: {}};
+  const label = (card) => monsterName(card, (catalog.monsters[card] || {}).name);
+  return `<form data-form="setup" data-game="last-heroes" class="setup">` +
+    `<h3>${esc(t("ui.new_game"))}</h3><p class="hint">${esc(t("ui.lh_players_hint"))}</p>` +
+    HEROES.map((h, i) => `<fieldset class="player"><legend>${esc(name(h))}</legend><input ` +
+      `name="name-${h}" placeholder="${esc(t("ui.player_name"))}"><select name="weapon-${i}" ` +
+      `aria-label="${esc(t("ui.field_type"))}">${options(WEAPONS, WEAPONS[i])}</select>` +
+      `<select name="artefact-${i}" aria-label="${esc(t("ui.field_power"))}">` +
+      `${options(POWERS, POWERS[i])}</select>` + [0, 1, 2].map((l) => `<select ` +
+      `data-monster="${i}-${l}" aria-label="${esc(t("ui.lh_level", {n: l + 1}))}">` +
+      options(monstersFor(catalog, l), monsterAt(i, l), label) + "</select>").join("") +
+      "</fieldset>").join("") +
+    `<label>${esc(t("ui.first"))} <select name="first">${options(HEROES, "blind")}</select>` +
+    `</label><button>${esc(t("ui.start"))}</button></form>`;
+}
+
+document.addEventListener("change", (e) => {  // a monster picked where another stood
+  const at = e.target.dataset.monster;
+  if (!at || !e.target.closest("form[data-form=setup][data-game=last-heroes]")) return;
+  const [i, l] = at.split("-").map(Number);
+  const was = monsterAt(i, l);
+  const other = HEROES.findIndex((_, j) => j !== i && monsterAt(j, l) === e.target.value);
+  if (other >= 0) picked[`${other}-${l}`] = was;
+  picked[at] = e.target.value;
+  renderHost();
+});
+
+async function setup(d) {
   const seats = HEROES.map((h, i) => [h, i]).filter(([h]) => d["name-" + h].trim());
-  return send({type: "setup", game: "last-heroes",
+  const done = await send({type: "setup", game: "last-heroes",
     players: seats.map(([h]) => ({name: d["name-" + h].trim(), hero: h})),
     weapons: seats.map(([, i]) => d["weapon-" + i]),
-    first: seats.some(([h]) => h === d.first) ? d.first : seats[0][0],
-    battlefield: seats.map(([, i]) => [0, 1, 2].map((l) => d[`m-${i}-${l}`].trim())),
+    first: seats.some(([h]) => h === d.first) || !seats.length ? d.first : seats[0][0],
+    battlefield: seats.map(([, i]) => [0, 1, 2].map((l) => monsterAt(i, l))),
     artefacts: seats.map(([, i]) => d["artefact-" + i])});
+  if (done) for (const k of Object.keys(picked)) delete picked[k];
+  return done;
 }
 
 // -- the host's pickers: what is printed, filtered to what the rules take now --------------------
@@ -222,8 +265,27 @@ function killButton(view, k) {
       t("ui.lh_kill_choose", {monster: monsterName(k.monster, k.name)}))}"`) : "");
 }
 
+/** Whether weapons of Impacts ``forces`` cover the impacts ``needed`` one to one, each by a
+ * weapon at least as strong («Chaque Arme chargée doit fournir un Impact de Force égale ou
+ * supérieure»): the strongest impact served first, by the weakest weapon strong enough. */
+function covers(needed, forces) {
+  const free = [...forces].sort((a, b) => a - b);
+  return needed.length <= free.length && [...needed].sort((a, b) => b - a).every((n) => {
+    const i = free.findIndex((f) => f >= n);
+    return i >= 0 && free.splice(i, 1).length > 0;
+  });
+}
+
+/** Whether the monster of a kill option stands in a breach (its dark impacts not required). */
+const inBreach = (view, option) => {
+  const at = view.battlefield[option.column - 1].levels[option.level - 1];
+  return Boolean(at.breach || at.permanent_breach);
+};
+
 /** A monster to kill: those the loaded weapons cover, each with the weakest weapons that do
- * (one tap), or, its impacts not taught yet, chosen then its impacts tapped as printed. */
+ * (one tap), or, its impacts not taught yet, chosen then its impacts tapped as printed: only
+ * impacts the weapons picked can still cover are offered, and the kill is sent once there is
+ * one weapon per impact («autant de cartes Arme chargées que d'Impacts sur le Monstre»). */
 function killForm(view) {
   if (!view.kills.length) return "";
   const option = view.kills.find((k) => k.monster === draft.monster);
@@ -231,35 +293,42 @@ function killForm(view) {
     view.kills.map((k) => (k.needed && k.weapons ? killButton(view, k) : chip("monster",
       k.monster, `${esc(monsterName(k.monster, k.name))} <small>?</small>`, k === option)))
       .join("") + "</div>";
-  if (option) {
-    const loaded = playerOf(view, view.active).loaded;
-    if (draft.weapons === null) {  // the weakest that cover it, or the only one loaded
-      draft.weapons = option.weapons ? [...option.weapons]
-        : loaded.length === 1 ? [loaded[0].card] : [];
-    }
-    html += `<div class="row">` + loaded.map((w) => chip("weapons", w.card,
-      `<span class="c-${COLOUR[w.type]}">${esc(name(w.type))}</span> ${esc(impact(w.impact))}`,
-      draft.weapons.includes(w.card))).join("") + "</div>";
-    // a level-1 monster never stands in a breach: its light impacts are all it takes
-    if (!option.needed) {
-      html += (option.level === 1 ? ["light"] : ["light", "dark"]).map(impactPicker).join("");
-    }
+  if (!option) return html + "</fieldset>";
+  const loaded = playerOf(view, view.active).loaded;
+  if (draft.weapons === null) {  // the weakest that cover it, or the only one loaded
+    draft.weapons = option.weapons ? [...option.weapons]
+      : loaded.length === 1 ? [loaded[0].card] : [];
   }
-  const known = option && (option.needed || (draft.light !== null &&
-    (option.level === 1 || draft.dark !== null)));
-  return html + (option ? sendButton(t("ui.lh_kill_send"), Boolean(known &&
-    draft.weapons.length)) : "") + "</fieldset>";
+  html += `<div class="row">` + loaded.map((w) => chip("weapons", w.card,
+    `<span class="c-${COLOUR[w.type]}">${esc(name(w.type))}</span> ${esc(impact(w.impact))}`,
+    draft.weapons.includes(w.card))).join("") + "</div>";
+  const forces = draft.weapons.map((c) => loaded.find((w) => w.card === c).impact);
+  let ready;
+  if (option.needed) {
+    ready = draft.weapons.length === option.needed.length && (covers(option.needed, forces) ||
+      draft.weapons.every((c) => option.weapons.includes(c)));  // the Impact power's upgrade
+  } else {
+    // a level-1 monster, or one in a breach: its light impacts are all it takes
+    const zones = option.level === 1 || inBreach(view, option) ? ["light"] : ["light", "dark"];
+    const given = zones.flatMap((z) => draft[z] || []);
+    html += zones.map((z) => impactPicker(z, (n) => given.length < forces.length &&
+      covers([...given, n], forces))).join("");
+    ready = Boolean(draft.light && draft.light.length) && zones.every((z) => draft[z] !== null) &&
+      given.length === forces.length && covers(given, forces);
+  }
+  return html + sendButton(t("ui.lh_kill_send"), ready) + "</fieldset>";
 }
 
-/** A monster's impacts nobody taught yet, tapped as printed (HIT!, BAM!, POW!), or none. */
-function impactPicker(zone) {
+/** A monster's impacts nobody taught yet, tapped as printed (HIT!, BAM!, POW!: those
+ * ``addable``), or none. */
+function impactPicker(zone, addable) {
   const list = draft[zone];
   return `<fieldset><legend>${esc(t("ui.lh_impacts_" + zone))}: ` +
     `${esc(list === null ? "?" : list.length ? impacts(list) : t("ui.lh_none"))}</legend>` +
-    `<div class="row">${[1, 2, 3].map((n) => chip(zone, n, `+ ${esc(impact(n))}`, false))
-      .join("")}${zone === "dark" ? chip(zone, "none", esc(t("ui.lh_none")), list !== null &&
-      !list.length) : list ? chip(zone, "clear", "✕", false, `aria-label="${esc(t("ui.lh_clear"))}"`)
-      : ""}` +
+    `<div class="row">${[1, 2, 3].filter(addable).map((n) => chip(zone, n,
+      `+ ${esc(impact(n))}`, false)).join("")}${zone === "dark" ? chip(zone, "none",
+      esc(t("ui.lh_none")), list !== null && !list.length) : list ? chip(zone, "clear", "✕",
+      false, `aria-label="${esc(t("ui.lh_clear"))}"`) : ""}` +
     "</div></fieldset>";
 }
 

@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from .battlefield import breached
+from .catalog import KINDS
 from .record import State
 
 FACE = ("type", "impact", "cost", "ammo")
@@ -128,6 +129,15 @@ def kills(state: State) -> list[dict[str, Any]]:
                 entry["weapons"] = chosen
             found.append(entry)
     return found
+
+
+def pickers(definitions: dict[str, Any], seen: list[str]) -> dict[str, Any]:
+    """The host page's picker data (``/api/catalog``): every card id by kind (an unknown tag is
+    named after one), and each monster card's printed name and level, which the set-up form
+    offers on the levels of the battlefield that take it (its printed level, or any)."""
+    return {"ids": {kind: sorted(definitions[kind]) for kind in KINDS}, "seen": seen,
+            "monsters": {card: {"name": data.get("name"), "level": data.get("level")}
+                         for card, data in definitions["monster"].items()}}
 
 
 def unseen_monsters(state: State) -> list[dict[str, Any]]:

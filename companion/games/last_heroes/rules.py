@@ -24,7 +24,7 @@ from companion.engine.rules import RulesGame
 from .battlefield import breached, pawn_on, permanent_below
 from .catalog import CATALOG, DATA, HEROES, merged
 from .handlers import HANDLERS
-from .picks import hand_faces, kills, printed_name, unseen_monsters, untaught
+from .picks import hand_faces, kills, pickers, printed_name, unseen_monsters, untaught
 from .record import Record, State
 from .schemas import EVENTS
 from .scoring import missing_points, points_of, ranking, score, winners
@@ -50,9 +50,10 @@ class LastHeroes(RulesGame):
 
     @cached_property
     def capabilities(self) -> Capabilities:
-        """The charts, names, page of this game."""
+        """The charts, names, page, set-up pickers of this game."""
         return Capabilities(page=Path(__file__).parent / "page.js", tally=self.tally,
-                            names=self.names, schemas=CATALOG.schemas, invent=invent)
+                            names=self.names, schemas=CATALOG.schemas, invent=invent,
+                            pickers=pickers)
 
     def setup(self, options: dict[str, Any]) -> Step:
         """Lay out the table from the setup event; the charger cards come next."""
@@ -65,10 +66,12 @@ class LastHeroes(RulesGame):
         """Display names for the message catalogs: weapon types and cards, monsters, and with a
         state the names of this table's players (a hero is announced by its player's name).
         A weapon card without a printed name reads as what it prints: its type and its Impact
-        ("Flamethrower BAM!"), never its id."""
+        ("Flamethrower BAM!"), never its id. A monster taught without a name keeps the one the
+        game's messages give it (the new-game form's sample cards: "Ghoul", «Goule»)."""
         catalog = merged({}) if state is None else state["catalog"]
-        names = {card: localized(data.get("name"), lang) or _printed(data, lang) or card
-                 for kind in ("weapon", "monster") for card, data in catalog[kind].items()}
+        printed = {card: localized(data.get("name"), lang) or _printed(data, lang)
+                   for kind in ("weapon", "monster") for card, data in catalog[kind].items()}
+        names = {card: shown for card, shown in printed.items() if shown}
         names.update({hero: hero.capitalize() for hero in HEROES})
         if state is not None:
             names.update({hero: p["name"] for hero, p in state["players"].items()})

@@ -87,6 +87,26 @@ function setup(d) {
     elder: chosen.includes(d.elder) ? d.elder : chosen[0]});
 }
 
+// The correction form points at a path's space by its colour and number (and the monster on
+// it), at a monster card by its printed name: no id is typed.
+
+/** Every space of the paths in play, ``<path>.<n>`` (space 1 touches the guardian). */
+const spaces = (view) => PATHS.filter((p) => view.paths[p]).flatMap((p) =>
+  view.paths[p].spaces.map((_, i) => `${p}.${i + 1}`));
+function spaceLabel(space) {
+  const [path, n] = space.split(".");
+  const m = app.pic.view.paths[path].spaces[Number(n) - 1];
+  return `${name(path)} ${n}${m ? ` · ${both(m.name)}` : ""}`;
+}
+/** The monster cards the table knows that stand on no space. */
+function offCards(view) {
+  const catalog = catalogFor("runemasters");
+  const standing = PATHS.filter((p) => view.paths[p]).flatMap((p) => view.paths[p].spaces)
+    .filter(Boolean).map((m) => m.card);
+  return ((catalog && catalog.ids.monster) || []).filter((c) => !standing.includes(c));
+}
+const cardName = (card) => name(card);
+
 const DESCRIPTION = {
   angel: {fields: [{name: "guardian", kind: "choice", from: guardians}]},
   hit: {when: (view) => hitDice(view).length > 0, fields: [die("die", "choice", {from: hitDice}),
@@ -113,10 +133,10 @@ const DESCRIPTION = {
     {name: "path", kind: "choice", from: () => PATHS, optional: true},
     {name: "shield", kind: "yesno"}, {name: "poison", kind: "yesno"},
     {name: "temple", kind: "number", min: 0, max: 12, optional: true},
-    {name: "space", kind: "text", optional: true, placeholder: "red.2"},
-    {name: "card", kind: "text", optional: true},
+    {name: "space", kind: "choice", from: spaces, label: spaceLabel, optional: true},
+    {name: "card", kind: "choice", from: offCards, label: cardName, optional: true},
     {name: "wounds", kind: "text", optional: true, placeholder: "0, 2"},
-    {name: "to", kind: "text", optional: true, placeholder: "blue.1"},
+    {name: "to", kind: "choice", from: spaces, label: spaceLabel, optional: true},
     {name: "remove", kind: "check"},
     {name: "note", kind: "text", optional: true}],
   build: (f) => (f.wounds === undefined ? f : {...f, wounds: Controls.list(f.wounds, true)})},

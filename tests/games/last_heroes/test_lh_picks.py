@@ -163,3 +163,28 @@ def test_a_draw_nobody_waits_for_is_said_in_words(table):
                                   "a card played")
     assert words["fr"].startswith("Le jeu n'attend pas une carte tirée maintenant ; il attend "
                                   "une carte jouée")
+
+
+def test_the_new_game_form_offers_the_known_monsters_by_level():
+    """The set-up form's pickers (``/api/catalog``): each monster card with its printed name and
+    level, the owner's taught ones too (the form offers a card on the level it is printed with,
+    a card without a level on any: «révélez ensuite autant de Monstres que de joueurs»)."""
+    owner = {"monster": {"goule": {"name": "Goule", "level": 1}, "ombre": {"name": "Ombre"}}}
+    data = GAME.capabilities.pickers(GAME.known_definitions(owner), [])
+    assert data["monsters"]["spider"] == {"name": {"fr": "Araignée", "en": "Spider",
+                                                   "es": "Araña"}, "level": 2}
+    assert data["monsters"]["goule"] == {"name": "Goule", "level": 1}
+    assert data["monsters"]["ombre"] == {"name": "Ombre", "level": None}
+    assert "goule" in data["ids"]["monster"] and "flamethrower-1" in data["ids"]["weapon"]
+
+
+def test_a_sample_monster_taught_without_a_name_is_said_by_its_name(table):
+    """The walk of issue 39 found «Ann tue ghoul»: the new-game form's sample monster (the
+    Ghoul, «Goule») taught its impacts without a name (here in the set-up's definitions, in the
+    walk at its kill) was then said by its id."""
+    state = table.state
+    assert "name" not in state["catalog"]["monster"]["ghoul"]
+    said = {lang: render(Message("monster.killed", {"hero": "blind", "monster": "ghoul",
+                                                    "column": 3, "level": 2}),
+                         lang=lang, game=GAME, state=state) for lang in ("en", "fr", "es")}
+    assert "Ghoul" in said["en"] and "Goule" in said["fr"] and "Gul" in said["es"], said

@@ -49,7 +49,8 @@ is printed too) per 640×640 byler photo and per 12 MP photo (aws photos scaled 
 and per 200 MP JPEG file (three aws photos at 16320×12240, decoding included), with the shipped
 model, run by ONNX Runtime (``--opencv``: by OpenCV, as on a Pi without ONNX Runtime).
 ``--adapt N`` adds, per set, the curve of a table learned from its first N photos confirmed with
-their labels (``benchmarks/adapt.py``).
+their labels (``benchmarks/adapt.py``), and times every speed photo twice in turn, with the
+examples of the first N byler and aws photos in use and without (the same load on both).
 Synthetic rows: coloured and symbol dice renders (vision.synth, seeds 1000+, never used for
 training).
 """
@@ -308,34 +309,38 @@ def row(title: str, score: Score, folds: dict[int, Score] | None = None) -> str:
 
 def timed(
     frames: Iterator[np.ndarray], nets: DiceNets | None = None, profile: str = "d6",
-    data_dir: Path | None = None,
-) -> tuple[list[float], list[float]]:
-    """CPU (one thread) and wall milliseconds of ``read`` per frame (``nets``: the shipped
-    model when ``None``; ``data_dir``: read with that table's examples)."""
-    cpu, wall = [], []
+    tables: tuple[Path | None, ...] = (None,),
+) -> list[tuple[list[float], list[float]]]:
+    """CPU (one thread) and wall milliseconds of ``read`` per frame, for each of ``tables`` (a
+    data directory whose table's examples are used; ``None``: none), in that order (``nets``:
+    the shipped model when ``None``). Each frame is read with each table in turn, so that a
+    machine busy with other work weighs on every table alike."""
+    times: list[tuple[list[float], list[float]]] = [([], []) for _ in tables]
     p = load_profile(profile)
     for frame in frames:
-        c, w = time.thread_time(), time.perf_counter()
-        read(frame, p, nets=nets, data_dir=data_dir)
-        cpu.append((time.thread_time() - c) * 1000)
-        wall.append((time.perf_counter() - w) * 1000)
-    return cpu, wall
+        for data_dir, (cpu, wall) in zip(tables, times, strict=True):
+            c, w = time.thread_time(), time.perf_counter()
+            read(frame, p, nets=nets, data_dir=data_dir)
+            cpu.append((time.thread_time() - c) * 1000)
+            wall.append((time.perf_counter() - w) * 1000)
+    return times
 
 
 def photo_files(photos: list[np.ndarray], nets: DiceNets | None, size: tuple[int, int],
-                data_dir: Path | None = None) -> list[float]:
+                tables: tuple[Path | None, ...] = (None,)) -> list[list[float]]:
     """CPU milliseconds (one thread) to load and read each photo saved as a JPEG of ``size``
-    (a 12 MP camera's, or a phone's largest, 200 MP, that ``load_image`` decodes shrunk),
-    with the table's examples of ``data_dir`` when given."""
-    p, cpu = load_profile("d6"), []
+    (a 12 MP camera's, or a phone's largest, 200 MP, that ``load_image`` decodes shrunk), for
+    each of ``tables`` in turn (see :func:`timed`)."""
+    p, times = load_profile("d6"), [[] for _ in tables]
     with tempfile.TemporaryDirectory() as folder:
         for i, photo in enumerate(photos):
             path = Path(folder) / f"{i}.jpg"
             cv2.imwrite(str(path), cv2.resize(photo, size))
-            start = time.thread_time()
-            read(load_image(path), p, nets=nets, data_dir=data_dir)
-            cpu.append((time.thread_time() - start) * 1000)
-    return cpu
+            for data_dir, cpu in zip(tables, times, strict=True):
+                start = time.thread_time()
+                read(load_image(path), p, nets=nets, data_dir=data_dir)
+                cpu.append((time.thread_time() - start) * 1000)
+    return times
 
 
 def _ms(values: list[float]) -> str:
@@ -425,27 +430,34 @@ def main(argv: list[str] | None = None) -> int:
 
 def speed(nets: DiceNets, confirmed: int | None, data_dir: Path) -> None:
     """Print the speed rows; with ``confirmed``, each set's first photos confirmed into the
-    table of ``data_dir`` first, so every photo is read with the table's examples in use."""
+    table of ``data_dir`` first, and every photo read both with the table's examples in use
+    and without, in turn (rows ``table`` and ``no table``)."""
     byler = list(set_frames("byler"))
     aws = list(set_frames("aws"))[::10]
+    tables: tuple[Path | None, ...] = (None,)
+    names = [""]
     if confirmed:
         profile = load_profile("d6")
         for _, image, truths in byler[:confirmed] + aws[:confirmed]:
             confirm(image, profile, [(t.box, t.face) for t in truths if t.face in profile.faces],
                     data_dir)
-    table = f", {confirmed} photos of each set confirmed" if confirmed else ""
-    given = data_dir if confirmed else None
-    cpu, wall = timed((im for _, im, _ in byler), nets, data_dir=given)
-    print(f"640x640 byler photos ({len(byler)}{table}): CPU {_ms(cpu)}; wall {_ms(wall)}")
-    cpu, wall = timed((cv2.resize(im, (4032, 3024)) for _, im, _ in aws), nets, data_dir=given)
-    print(f"12 MP frames ({len(aws)} aws photos at 4032x3024, decoded{table}): CPU {_ms(cpu)}; "
-          f"wall {_ms(wall)}")
-    cpu = photo_files([im for _, im, _ in aws], nets, (4032, 3024), given)
-    print(f"12 MP photo files ({len(cpu)} aws photos at 4032x3024, JPEG, decoding "
-          f"included{table}): CPU {_ms(cpu)}")
-    cpu = photo_files([im for _, im, _ in aws[:3]], nets, (16320, 12240), given)
-    print(f"200 MP photo files ({len(cpu)} aws photos at 16320x12240, JPEG, decoding "
-          f"included{table}): CPU {_ms(cpu)}")
+        tables = (None, data_dir)
+        names = [", no table", f", {confirmed} photos of each set confirmed"]
+    for name, (cpu, wall) in zip(names, timed((im for _, im, _ in byler), nets, tables=tables),
+                                 strict=True):
+        print(f"640x640 byler photos ({len(byler)}{name}): CPU {_ms(cpu)}; wall {_ms(wall)}")
+    for name, (cpu, wall) in zip(names, timed((cv2.resize(im, (4032, 3024)) for _, im, _ in aws),
+                                              nets, tables=tables), strict=True):
+        print(f"12 MP frames ({len(aws)} aws photos at 4032x3024, decoded{name}): "
+              f"CPU {_ms(cpu)}; wall {_ms(wall)}")
+    for name, cpu in zip(names, photo_files([im for _, im, _ in aws], nets, (4032, 3024), tables),
+                         strict=True):
+        print(f"12 MP photo files ({len(cpu)} aws photos at 4032x3024, JPEG, decoding "
+              f"included{name}): CPU {_ms(cpu)}")
+    for name, cpu in zip(names, photo_files([im for _, im, _ in aws[:3]], nets, (16320, 12240),
+                                            tables), strict=True):
+        print(f"200 MP photo files ({len(cpu)} aws photos at 16320x12240, JPEG, decoding "
+              f"included{name}): CPU {_ms(cpu)}")
 
 
 if __name__ == "__main__":

@@ -60,6 +60,9 @@ SIZE_SPAN = 2.0  # a find this many times smaller than the smallest example, or 
 # largest, is no die of this table
 LOWEST = FAINT + 0.05  # lowest detector threshold, however many dice the reader missed
 CUT = 96  # side of a kept cut-out, in pixels
+LARGE = 192  # a die over this many pixels across is described shrunk ...
+DESCRIBED = 64  # ... to this many (``_vectors``) ...
+MARGIN = 0.5  # ... with this many of its sides around it
 
 
 @dataclass(frozen=True)
@@ -308,10 +311,55 @@ def forget(profile: str, data_dir: Path, example_id: str | None = None) -> int:
 
 
 def _vectors(image: np.ndarray, boxes: list[Box]) -> list[np.ndarray | None]:
-    """The description of the die in each box (``None`` where its face cannot be described)."""
+    """The description of the die in each box (``None`` where its face cannot be described).
+
+    A die over ``LARGE`` pixels across (a 12 MP photo) is described in its neighbourhood shrunk
+    to ``DESCRIBED`` pixels a die side (see :func:`_shrunk`), about the size of the dice of the
+    photos the table's examples mostly come from: described whole, such a die cost about 40 ms
+    (its mask's pixels), where the description looks at a 32-pixel die (its marks) and an
+    80-pixel cut-out (the embedder) anyway. Shrunk, the aws photos' dice enlarged to 12 MP are
+    described nearer to how they are described in the photo itself (median 1.8 units apart
+    instead of 2.4, at most 14 instead of 20) for a quarter of the time.
+    """
+    vectors: list[np.ndarray | None] = [None] * len(boxes)
+    small = [i for i, box in enumerate(boxes) if _side(box) <= LARGE]
+    for i, vector in zip(small, _described(image, [boxes[i] for i in small]), strict=True):
+        vectors[i] = vector
+    for i in sorted(set(range(len(boxes))) - set(small)):
+        part, box = _shrunk(image, boxes[i])
+        vectors[i] = _described(part, [box])[0]
+    return vectors
+
+
+def _described(image: np.ndarray, boxes: list[Box]) -> list[np.ndarray | None]:
+    """The description of the die in each box, as they are in ``image``."""
     blobs = [die_pixels(image, box) for box in boxes]
     described = iter(describe(image, [b for b in blobs if b is not None]))
     return [None if b is None else next(described) for b in blobs]
+
+
+def _side(box: Box) -> int:
+    """The longer side of ``box`` in pixels."""
+    return max(box[2] - box[0], box[3] - box[1])
+
+
+def _shrunk(image: np.ndarray, box: Box) -> tuple[np.ndarray, Box]:
+    """The part of ``image`` within ``MARGIN`` box sides around ``box`` (as far as the frame
+    goes: what the description's turned cut-outs reach), shrunk by pixel area so that the die
+    is ``DESCRIBED`` pixels across (thinned first to about two pixels per pixel of the result,
+    as the detector's input is), and the die's box there."""
+    x0, y0, x1, y1 = box
+    margin = int(MARGIN * _side(box))
+    h, w = image.shape[:2]
+    px0, py0, px1, py1 = max(0, x0 - margin), max(0, y0 - margin), min(w, x1 + margin), min(
+        h, y1 + margin)
+    k = DESCRIBED / _side(box)
+    step = max(1, int(1 / (2 * k)))
+    part = cv2.resize(image[py0:py1:step, px0:px1:step], (max(1, round((px1 - px0) * k)),
+                                                          max(1, round((py1 - py0) * k))),
+                      interpolation=cv2.INTER_AREA)
+    return part, (round((x0 - px0) * k), round((y0 - py0) * k), round((x1 - px0) * k),
+                  round((y1 - py0) * k))
 
 
 def _cut_out(image: np.ndarray, box: Box) -> np.ndarray:

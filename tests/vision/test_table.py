@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from dice_fixtures import byler
 
-from vision import read
+from vision import read, table
 from vision.cli import add_dice_parser
 from vision.evaluate import iou
 from vision.table import cut_outs_folder, load_table, table_path
@@ -168,3 +168,33 @@ def test_the_adapt_benchmark_confirms_the_first_photos_and_reads_the_rest_by_win
     order = np.random.default_rng(ORDER).permutation(len(frames))  # the fixed order
     dice = sum(len(frames[i][0][2]) for i in order[2:])
     assert rest[0][2] == rest[1][2] == f"12 / {dice}"
+
+
+def test_a_large_die_is_described_at_the_size_of_a_tray_photos_dice(tray, tmp_path,
+                                                                     monkeypatch):
+    """The dice of a 12 MP frame (here the tray photo enlarged seven times: dice over 200
+    pixels) are described in their neighbourhood shrunk to ``DESCRIBED`` pixels a die, never at
+    their own size (about 40 ms a die), and a table taught on the tray photo still reads the
+    next photo, enlarged so, right where it reads surely."""
+    image, truths, again = tray
+    assert confirm(tmp_path, image, truths, tmp_path / "tray") == 0
+    sides = []
+    described = table.die_pixels
+
+    def spied(frame, box):
+        sides.append(max(box[2] - box[0], box[3] - box[1]))
+        return described(frame, box)
+
+    monkeypatch.setattr(table, "die_pixels", spied)
+    big = cv2.resize(image, None, fx=7, fy=7, interpolation=cv2.INTER_CUBIC)
+    dice = [(tuple(7 * v for v in t.box), t.face) for t in truths]
+    assert min(max(b[2] - b[0], b[3] - b[1]) for b, _ in dice) > table.LARGE
+    table.confirm(big, "d6", dice, tmp_path / "large")
+    assert len(sides) == len(truths) and max(sides) <= table.DESCRIBED + 1
+    assert all(e.vector is not None for e in load_table("d6", tmp_path / "large").examples)
+    roll = read(cv2.resize(again, None, fx=7, fy=7, interpolation=cv2.INTER_CUBIC), "d6",
+                data_dir=tmp_path / "tray")
+    for t in truths:
+        die = die_at(roll, tuple(7 * v for v in (t.box[0] + 6, t.box[1] - 4, t.box[2] + 6,
+                                                 t.box[3] - 4)))
+        assert die.face == t.face or die.uncertain

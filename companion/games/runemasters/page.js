@@ -106,6 +106,13 @@ function offCards(view) {
   return ((catalog && catalog.ids.monster) || []).filter((c) => !standing.includes(c));
 }
 const cardName = (card) => name(card);
+/** The weak points a monster on the board may have wounded, by their place on its card (as
+ * many as the monster with the most known weak points has). */
+function weakPoints(view) {
+  const most = Math.max(0, ...PATHS.filter((p) => view.paths[p]).flatMap((p) =>
+    view.paths[p].spaces).filter(Boolean).map((m) => (m.weak_points || []).length));
+  return Array.from({length: most}, (_, i) => i);
+}
 
 const DESCRIPTION = {
   angel: {fields: [{name: "guardian", kind: "choice", from: guardians}]},
@@ -135,11 +142,11 @@ const DESCRIPTION = {
     {name: "temple", kind: "number", min: 0, max: 12, optional: true},
     {name: "space", kind: "choice", from: spaces, label: spaceLabel, optional: true},
     {name: "card", kind: "choice", from: offCards, label: cardName, optional: true},
-    {name: "wounds", kind: "text", optional: true, placeholder: "0, 2"},
+    {name: "wounds", kind: "multi", numbers: true, optional: true, from: weakPoints,
+      label: (i) => `#${i + 1}`},
     {name: "to", kind: "choice", from: spaces, label: spaceLabel, optional: true},
     {name: "remove", kind: "check"},
-    {name: "note", kind: "text", optional: true}],
-  build: (f) => (f.wounds === undefined ? f : {...f, wounds: Controls.list(f.wounds, true)})},
+    {name: "note", kind: "text", optional: true}]},
 };
 
 /** The card revealed, picked by its printed name among those the rules take now

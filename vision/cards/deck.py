@@ -6,6 +6,12 @@ matcher compares is computed from it when the deck is loaded, so a later, better
 every card already taught. A card is named only when its look is near one taught card and
 clearly nearer it than any other; nearer none of them, it is a card not taught (``id`` None),
 and near two of them, the reading is marked uncertain, never guessed.
+
+A card whose picture has corners of its own (art, text: :mod:`.features`) has a second judge:
+the cards its look is nearest must also share its corners, lined up as on the card. A card
+with art that no taught card's corners confirm is a card not taught, however near its look
+(its colours and layout may be another card's); one that two taught cards confirm alike is
+asked. A plain card (SET's shapes on white: a few smooth edges) is judged by its look alone.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import numpy as np
 from ..imageio import load_image
 from ..profile import write_atomic
 from ..say import VisionError
+from .features import Features, features, inliers, self_inliers
 from .find import find_cards, straighten
 from .looks import GRID, SEEN, distances, look
 
@@ -36,6 +43,9 @@ MARGIN = 1.4  # the second nearest card this many times farther: a sure reading 
 COVER_DOUBT = 3.0  # a card a fifth covered is sure only at 1.6 times the margin: what is covered
 # may be what tells it from the second nearest card
 ALIKE = 0.09  # two taught cards nearer than this are reported alike when taught
+CONFIRM = 20  # inliers (vision.cards.features) that confirm a card with corners of its own
+CLEAR = 2.0  # the card confirmed has this many times the inliers of any other: a sure reading
+CANDIDATES = 3  # the cards nearest by look whose corners are checked
 AGAIN = "@"  # <id>@2.png: the second picture of a card taught twice
 _NO_LOOKS = np.zeros((0, GRID[1], GRID[0], SEEN + 1), np.float32)
 CARD_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
@@ -88,8 +98,11 @@ class Deck:
         self.folder = Path(folder)
         self.ids: list[str] = []  # the card of each picture (a card taught twice has two)
         self.looks = _NO_LOOKS
+        self.corners: list[Features | None] = []  # of each picture; None: too plain to check
         self.damaged: list[str] = []  # cards whose picture could not be read (doctor names them)
         self._stamp: tuple | None = None
+        self._known: dict[tuple[str, int], tuple[np.ndarray, Features | None]] = {}  # what
+        # each picture (name, mtime) gave, so that a teaching computes only the new one
         self._lock = threading.Lock()  # a camera thread names cards while a teaching reloads
         self.reload()
 
@@ -99,23 +112,35 @@ class Deck:
         stamp = tuple((f.name, f.stat().st_mtime_ns) for f in files)
         if stamp == self._stamp:
             return
-        ids, looks, damaged = [], [], []
-        for path in files:
-            try:
-                looks.append(look(load_image(path)))
-            except VisionError:  # one damaged picture leaves the others known
-                damaged.append(path.stem.split(AGAIN)[0])
-                continue
+        ids, looks, corners, damaged, known = [], [], [], [], {}
+        for path, key in zip(files, stamp, strict=True):
+            if key not in self._known:
+                try:
+                    picture = load_image(path)
+                except VisionError:  # one damaged picture leaves the others known
+                    damaged.append(path.stem.split(AGAIN)[0])
+                    continue
+                self._known[key] = (look(picture), _checkable(picture))
+            known[key] = self._known[key]
             ids.append(path.stem.split(AGAIN)[0])
+            looks.append(known[key][0])
+            corners.append(known[key][1])
+        self._known = known
         with self._lock:
             self._stamp, self.ids, self.damaged = stamp, ids, damaged
             self.looks = np.stack(looks) if looks else _NO_LOOKS
+            self.corners = corners
 
     def taught(self) -> tuple[list[str], np.ndarray]:
         """The card of each taught picture and its look, as loaded last (one consistent
         pair)."""
         with self._lock:
             return self.ids, self.looks
+
+    def _taught(self) -> tuple[list[str], np.ndarray, list[Features | None]]:
+        """:meth:`taught` and the corners of each picture (None: too plain to check)."""
+        with self._lock:
+            return self.ids, self.looks, self.corners
 
     def teach(self, card_id: str, photo: np.ndarray) -> Taught:
         """Learn ``card_id`` from ``photo`` (the card nearest its centre); raises
@@ -126,10 +151,12 @@ class Deck:
         if not spots:
             raise VisionError("cards.none_in_photo")
         picture = straighten(photo, spots[0])
-        ids, looks = self.taught()
+        ids, looks, corners = self._taught()
         near = distances(look(picture), looks)
-        alike = sorted({i for i, d in zip(ids, near, strict=True)
-                        if d < ALIKE and i != card_id})
+        own = features(picture)
+        alike = sorted({i for i, d, taught in zip(ids, near, corners, strict=True)
+                        if i != card_id and (d < ALIKE or taught is not None
+                                             and inliers(own, taught) >= CONFIRM)})
         self.folder.mkdir(parents=True, exist_ok=True)
         path, again = self.folder / f"{card_id}.png", 1
         while path.exists():  # a card taught again keeps its earlier pictures
@@ -145,7 +172,7 @@ class Deck:
 
     def name(self, card: np.ndarray, box: tuple[int, int, int, int]) -> CardSeen:
         """Which taught card the straightened ``card`` is, as sure as its look allows."""
-        ids, looks = self.taught()
+        ids, looks, corners = self._taught()
         if not ids:
             return CardSeen(None, 1.0, False, box)
         seen = look(card)
@@ -158,11 +185,39 @@ class Deck:
         second = by_card[ranked[1]] if len(ranked) > 1 else float("inf")
         if best > KNOWN:
             return CardSeen(None, _sureness(best / KNOWN), False, box)
+        checked = {i: [c for j, c in zip(ids, corners, strict=True) if j == i and c is not None]
+                   for i in ranked[:CANDIDATES]}
+        if checked[ranked[0]]:  # the nearest card has corners of its own: they must agree
+            return _confirmed(features(card), checked, box)
         margin = MARGIN * (1.0 + COVER_DOUBT * float(1.0 - seen[..., SEEN].mean()))
         sure = best <= SURE and second >= margin * best
         alike = tuple(i for i in ranked[1:3] if by_card[i] < MARGIN * best)
         confidence = _sureness(min(SURE / best, second / best / margin))
         return CardSeen(ranked[0], confidence, not sure, box, alike)
+
+
+def _checkable(picture: np.ndarray) -> Features | None:
+    """The corners of a taught picture, or None when they do not confirm the picture itself
+    slightly moved, blurred and dimmed (a plain card: its look alone names it)."""
+    own = features(picture)
+    return own if self_inliers(picture, own) >= CONFIRM else None
+
+
+def _confirmed(seen: Features, checked: dict[str, list[Features]],
+               box: tuple[int, int, int, int]) -> CardSeen:
+    """The card whose taught corners line up with ``seen``'s, among the cards nearest by look
+    (``checked``: their pictures' corners): sure when it has clearly more inliers than any
+    other, asked when two have about as many, unknown when none has enough."""
+    counts = {i: max((inliers(seen, c) for c in pictures), default=0)
+              for i, pictures in checked.items()}
+    ranked = sorted(counts, key=counts.__getitem__, reverse=True)
+    top = counts[ranked[0]]
+    if top < CONFIRM:
+        return CardSeen(None, _sureness(CONFIRM / max(top, 1)), False, box)
+    runner = counts[ranked[1]] if len(ranked) > 1 else 0
+    ratio = top / max(runner * CLEAR, 1)
+    alike = tuple(i for i in ranked[1:3] if counts[i] * CLEAR > top)
+    return CardSeen(ranked[0], _sureness(min(ratio, top / CONFIRM)), ratio < 1.0, box, alike)
 
 
 def _sureness(ratio: float) -> float:

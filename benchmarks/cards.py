@@ -1,7 +1,8 @@
 """Accuracy and speed of the card camera on real photos: each card taught from one photo, the
 others read, as they are and transformed.
 
-    .venv/bin/python benchmarks/cards.py [--conditions plain rotated tilted shadow covered]
+    .venv/bin/python benchmarks/cards.py [--sets set art] [--board]
+        [--conditions plain rotated tilted shadow covered]
 
 The photos (``benchmarks/cards/set/``, see its README) are Tom White's photos of the 81 cards of
 the game SET® laid out on a table, 9 at a time, four photos of each layout taken on two days
@@ -9,6 +10,12 @@ under other light (Apache 2.0). The layout is the same in each photo of a board 
 striped, empty; columns: oval, diamond, squiggle; the file name gives the colour and count), so
 each card found is labelled by where it lies. Many cards look alike (same shape, another
 colour, count or filling): the hard case for a matcher.
+
+The ``art`` set (``benchmarks/cards/art/``) is the other case, cards with art of their own: 73
+real photographs (dice on tables, Apache 2.0) each printed inside a white border on a rendered
+card, laid on a dark table at a random place, turn and slant, under other light, blurred and
+JPEG-compressed; taught from one such frame and read in three others. The cards are rendered,
+not photographed: no permissively licensed photo set of real art cards was found.
 
 Each card is taught from its board's first photo (cut out round the card) and read in the three
 other photos, each shrunk to a 640-pixel frame. Three folds: in each, a third of the cards is

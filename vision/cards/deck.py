@@ -44,6 +44,10 @@ COVER_DOUBT = 3.0  # a card a fifth covered is sure only at 1.6 times the margin
 # may be what tells it from the second nearest card
 ALIKE = 0.09  # two taught cards nearer than this are reported alike when taught
 CONFIRM = 20  # inliers (vision.cards.features) that confirm a card with corners of its own
+CHECKABLE = 40  # inliers a taught picture has against itself moved, for its corners to be
+# checked at all (SET's plainest striped cards reach 25; the art set's cards 77, median)
+SHARE = 0.75  # of the inliers a picture has against itself moved, a card seen must have to be
+# named surely: cards sharing a background or a frame share part of their corners, not all
 CLEAR = 2.0  # the card confirmed has this many times the inliers of any other: a sure reading
 CANDIDATES = 3  # the cards nearest by look whose corners are checked
 AGAIN = "@"  # <id>@2.png: the second picture of a card taught twice
@@ -98,10 +102,10 @@ class Deck:
         self.folder = Path(folder)
         self.ids: list[str] = []  # the card of each picture (a card taught twice has two)
         self.looks = _NO_LOOKS
-        self.corners: list[Features | None] = []  # of each picture; None: too plain to check
+        self.corners: list[Corners] = []  # of each picture
         self.damaged: list[str] = []  # cards whose picture could not be read (doctor names them)
         self._stamp: tuple | None = None
-        self._known: dict[tuple[str, int], tuple[np.ndarray, Features | None]] = {}  # what
+        self._known: dict[tuple[str, int], tuple[np.ndarray, Corners]] = {}  # what
         # each picture (name, mtime) gave, so that a teaching computes only the new one
         self._lock = threading.Lock()  # a camera thread names cards while a teaching reloads
         self.reload()
@@ -120,7 +124,7 @@ class Deck:
                 except VisionError:  # one damaged picture leaves the others known
                     damaged.append(path.stem.split(AGAIN)[0])
                     continue
-                self._known[key] = (look(picture), _checkable(picture))
+                self._known[key] = (look(picture), _corners(picture))
             known[key] = self._known[key]
             ids.append(path.stem.split(AGAIN)[0])
             looks.append(known[key][0])
@@ -137,8 +141,8 @@ class Deck:
         with self._lock:
             return self.ids, self.looks
 
-    def _taught(self) -> tuple[list[str], np.ndarray, list[Features | None]]:
-        """:meth:`taught` and the corners of each picture (None: too plain to check)."""
+    def _taught(self) -> tuple[list[str], np.ndarray, list[Corners]]:
+        """:meth:`taught` and the corners of each picture."""
         with self._lock:
             return self.ids, self.looks, self.corners
 
@@ -155,8 +159,8 @@ class Deck:
         near = distances(look(picture), looks)
         own = features(picture)
         alike = sorted({i for i, d, taught in zip(ids, near, corners, strict=True)
-                        if i != card_id and (d < ALIKE or taught is not None
-                                             and inliers(own, taught) >= CONFIRM)})
+                        if i != card_id and (d < ALIKE or taught.checkable
+                                             and inliers(own, taught.features) >= CONFIRM)})
         self.folder.mkdir(parents=True, exist_ok=True)
         path, again = self.folder / f"{card_id}.png", 1
         while path.exists():  # a card taught again keeps its earlier pictures
@@ -185,9 +189,10 @@ class Deck:
         second = by_card[ranked[1]] if len(ranked) > 1 else float("inf")
         if best > KNOWN:
             return CardSeen(None, _sureness(best / KNOWN), False, box)
-        checked = {i: [c for j, c in zip(ids, corners, strict=True) if j == i and c is not None]
+        checked = {i: [c for j, c in zip(ids, corners, strict=True) if j == i]
                    for i in ranked[:CANDIDATES]}
-        if checked[ranked[0]]:  # the nearest card has corners of its own: they must agree
+        if any(c.checkable for c in checked[ranked[0]]):  # the nearest card has corners of
+            # its own: they must agree
             return _confirmed(features(card), checked, box)
         margin = MARGIN * (1.0 + COVER_DOUBT * float(1.0 - seen[..., SEEN].mean()))
         sure = best <= SURE and second >= margin * best
@@ -196,28 +201,48 @@ class Deck:
         return CardSeen(ranked[0], confidence, not sure, box, alike)
 
 
-def _checkable(picture: np.ndarray) -> Features | None:
-    """The corners of a taught picture, or None when they do not confirm the picture itself
-    slightly moved, blurred and dimmed (a plain card: its look alone names it)."""
+@dataclass(frozen=True)
+class Corners:
+    """The corners of a taught picture and how many inliers they have against the picture
+    itself slightly moved (what a card seen again can be expected to have)."""
+
+    features: Features
+    own: int
+
+    @property
+    def checkable(self) -> bool:
+        """Whether the corners confirm the picture itself slightly moved, blurred and dimmed
+        (a plain card's do not: its look alone names it)."""
+        return self.own >= CHECKABLE
+
+
+def _corners(picture: np.ndarray) -> Corners:
+    """The corners of a taught picture and their inliers against itself moved."""
     own = features(picture)
-    return own if self_inliers(picture, own) >= CONFIRM else None
+    return Corners(own, self_inliers(picture, own))
 
 
-def _confirmed(seen: Features, checked: dict[str, list[Features]],
+def _confirmed(seen: Features, checked: dict[str, list[Corners]],
                box: tuple[int, int, int, int]) -> CardSeen:
     """The card whose taught corners line up with ``seen``'s, among the cards nearest by look
     (``checked``: their pictures' corners): sure when it has clearly more inliers than any
-    other, asked when two have about as many, unknown when none has enough."""
-    counts = {i: max((inliers(seen, c) for c in pictures), default=0)
-              for i, pictures in checked.items()}
+    other and most of those its picture has against itself, asked when two have about as
+    many or it has only part of them (a card sharing its background), unknown when none has
+    enough."""
+    counts, expected = {}, {}
+    for card_id, pictures in checked.items():
+        found = [(inliers(seen, c.features), c.own) for c in pictures]
+        counts[card_id], expected[card_id] = max(found, default=(0, 1))
     ranked = sorted(counts, key=counts.__getitem__, reverse=True)
     top = counts[ranked[0]]
     if top < CONFIRM:
         return CardSeen(None, _sureness(CONFIRM / max(top, 1)), False, box)
+    alike = tuple(i for i in ranked[1:] if counts[i] * CLEAR > top  # about as many, or
+                  or counts[i] >= max(CONFIRM, SHARE * expected[i]))  # confirmed itself
     runner = counts[ranked[1]] if len(ranked) > 1 else 0
-    ratio = top / max(runner * CLEAR, 1)
-    alike = tuple(i for i in ranked[1:3] if counts[i] * CLEAR > top)
-    return CardSeen(ranked[0], _sureness(min(ratio, top / CONFIRM)), ratio < 1.0, box, alike)
+    ratio = min(top / max(runner * CLEAR, 1), top / (SHARE * expected[ranked[0]]))
+    sure = ratio >= 1.0 and not alike
+    return CardSeen(ranked[0], _sureness(min(ratio, top / CONFIRM)), not sure, box, alike)
 
 
 def _sureness(ratio: float) -> float:

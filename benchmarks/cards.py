@@ -1,7 +1,8 @@
 """Accuracy and speed of the card camera on real photos: each card taught from one photo, the
 others read, as they are and transformed.
 
-    .venv/bin/python benchmarks/cards.py [--conditions plain rotated tilted shadow covered]
+    .venv/bin/python benchmarks/cards.py [--sets set art] [--board]
+        [--conditions plain rotated tilted shadow covered]
 
 The photos (``benchmarks/cards/set/``, see its README) are Tom White's photos of the 81 cards of
 the game SET® laid out on a table, 9 at a time, four photos of each layout taken on two days
@@ -9,6 +10,12 @@ under other light (Apache 2.0). The layout is the same in each photo of a board 
 striped, empty; columns: oval, diamond, squiggle; the file name gives the colour and count), so
 each card found is labelled by where it lies. Many cards look alike (same shape, another
 colour, count or filling): the hard case for a matcher.
+
+The ``art`` set (``benchmarks/cards/art/``) is the other case, cards with art of their own: 73
+real photographs (dice on tables, Apache 2.0) each printed inside a white border on a rendered
+card, laid on a dark table at a random place, turn and slant, under other light, blurred and
+JPEG-compressed; taught from one such frame and read in three others. The cards are rendered,
+not photographed: no permissively licensed photo set of real art cards was found.
 
 Each card is taught from its board's first photo (cut out round the card) and read in the three
 other photos, each shrunk to a 640-pixel frame. Three folds: in each, a third of the cards is
@@ -164,36 +171,29 @@ def _tilted(frame: np.ndarray, centres: list, degrees: float
 
 # -- the measurement ------------------------------------------------------------------------------
 
-def measure(condition: str, whole: bool = False, folds: int = 3, seed: int = 7
-            ) -> dict[str, float]:
-    """One row of the table: every card of every read photo, over the folds; each card shown
-    alone (``whole``: the 9 cards of a board in one 640-pixel frame)."""
+def measure(condition: str, teach: dict[str, np.ndarray], views: list[tuple[np.ndarray, list]],
+            folds: int = 3, seed: int = 7) -> dict[str, float]:
+    """One row of the table: each card taught from its photo in ``teach``, every card of every
+    view read (a frame and its labelled cards), over the folds (in each, a third of the cards
+    left untaught)."""
     rng = np.random.default_rng(seed)
-    photos = {board: [cv2.imread(str(p)) for p in paths] for board, paths in boards().items()}
-    cards = {board: [labelled(frame, board) for frame in frames]
-             for board, frames in photos.items()}
-    ids = sorted(label for board in cards for label, _ in cards[board][0])
+    ids = sorted(teach)
     tally: Counter[str] = Counter()
     times: list[float] = []
     for fold in range(folds):
         untaught = set(ids[fold::folds])
         with tempfile.TemporaryDirectory() as folder:
             deck = Deck(Path(folder))
-            for board, frames in photos.items():
-                for label, spot in cards[board][0]:
-                    if label not in untaught:
-                        deck.teach(label, cut_out(frames[0], spot))
-            for board, frames in photos.items():
-                for photo, labels in zip(frames[1:], cards[board][1:], strict=True):
-                    views = [_board(photo, labels)] if whole \
-                        else [shown(photo, label, spot) for label, spot in labels]
-                    for frame, inside in views:
-                        seen, centres = transform(condition, frame, inside, rng)
-                        start = time.process_time()
-                        read = read_cards(seen, deck)
-                        times.append((time.process_time() - start) * 1000)
-                        for label, centre in centres:
-                            _count(tally, read.cards, label, centre, label in untaught)
+            for label in ids:
+                if label not in untaught:
+                    deck.teach(label, teach[label])
+            for frame, inside in views:
+                seen, centres = transform(condition, frame, inside, rng)
+                start = time.process_time()
+                read = read_cards(seen, deck)
+                times.append((time.process_time() - start) * 1000)
+                for label, centre in centres:
+                    _count(tally, read.cards, label, centre, label in untaught)
     known, unknown = tally["known"], tally["unknown"]
     return {
         "cards": known + unknown,
@@ -207,6 +207,85 @@ def measure(condition: str, whole: bool = False, folds: int = 3, seed: int = 7
         "ms_median": float(np.median(times)),
         "ms_p95": float(np.percentile(times, 95)),
     }
+
+
+def set_cards(whole: bool = False) -> tuple[dict[str, np.ndarray], list[tuple[np.ndarray, list]]]:
+    """The SET photos: each card's teaching photo (cut out of its board's first photo) and the
+    views read (each card of the other photos alone at the card spot; ``whole``: the 9 cards of
+    a photo in one 640-pixel frame)."""
+    photos = {board: [cv2.imread(str(p)) for p in paths] for board, paths in boards().items()}
+    cards = {board: [labelled(frame, board) for frame in frames]
+             for board, frames in photos.items()}
+    teach = {label: cut_out(frames[0], spot) for board, frames in photos.items()
+             for label, spot in cards[board][0]}
+    views = []
+    for board, frames in photos.items():
+        for photo, labels in zip(frames[1:], cards[board][1:], strict=True):
+            views += [_board(photo, labels)] if whole \
+                else [shown(photo, label, spot) for label, spot in labels]
+    return teach, views
+
+
+# -- cards with art: real photographs printed on rendered cards ------------------------------------
+
+ART = Path(__file__).parent / "cards" / "art"
+ART_READS = 3  # views of each art card read
+CARD_PIXELS = (250, 350)  # (width, height) of an art card drawn before it is laid on the table
+ART_BORDER = 14  # pixels of white card round the art
+
+
+def art_cards() -> tuple[dict[str, np.ndarray], list[tuple[np.ndarray, list]]]:
+    """Cards with art of their own (see ``cards/README.md``): each a photo printed inside a
+    white border, laid on a dark table at a random place, turn and slant, under other light,
+    blurred and compressed as a camera would; taught from one such frame, read in
+    :data:`ART_READS` others."""
+    rng = np.random.default_rng(11)
+    teach, views = {}, []
+    for path in sorted(ART.glob("*.jpg")):
+        card = art_card(cv2.imread(str(path)))
+        teach[path.stem] = laid_on_table(card, rng)[0]
+        for _ in range(ART_READS):
+            frame, spot = laid_on_table(card, rng)
+            views.append((frame, [(path.stem, spot)]))
+    return teach, views
+
+
+def art_card(art: np.ndarray) -> np.ndarray:
+    """A white card with ``art`` printed inside its border."""
+    width, height = CARD_PIXELS
+    card = np.full((height, width, 3), 235, np.uint8)
+    inner = (width - 2 * ART_BORDER, height - 2 * ART_BORDER)
+    card[ART_BORDER:height - ART_BORDER, ART_BORDER:width - ART_BORDER] = cv2.resize(
+        art, inner, interpolation=cv2.INTER_AREA)
+    return card
+
+
+def laid_on_table(card: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, CardSpot]:
+    """``card`` on a dark table in a 640 x 480 frame, and where it lies."""
+    height, width = card.shape[:2]
+    table = rng.normal(55, 6, (480, 640, 3)).astype(np.float32)
+    table = cv2.GaussianBlur(table, (0, 0), 2.0) + rng.uniform(-8, 8, 3).astype(np.float32)
+    long_side = rng.uniform(280, 360)
+    angle = np.radians(rng.uniform(-25, 25) + 180 * int(rng.integers(2)))
+    centre = np.array([320, 240]) + rng.uniform(-30, 30, 2)
+    half = np.array([[-width, -height], [width, -height], [width, height], [-width, height]]
+                    ) / 2 * long_side / height
+    turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    corners = (half @ turn.T + centre + rng.normal(0, 0.02 * long_side, (4, 2))
+               ).astype(np.float32)
+    source = np.float32([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]])
+    matrix = cv2.getPerspectiveTransform(source, corners)
+    drawn = cv2.warpPerspective(card, matrix, (640, 480), flags=cv2.INTER_LINEAR)
+    mask = cv2.warpPerspective(np.ones((height, width), np.float32), matrix, (640, 480))[..., None]
+    frame = table * (1 - mask) + drawn.astype(np.float32) * mask
+    light = rng.uniform(0.75, 1.15) * rng.uniform(0.92, 1.08, 3)  # brightness and colour cast
+    ramp = np.linspace(1 - rng.uniform(0, 0.2), 1, 640, dtype=np.float32)[None, :, None]
+    frame = cv2.GaussianBlur(frame * light * ramp, (0, 0), rng.uniform(0.4, 1.2))
+    frame = np.clip(frame + rng.normal(0, 3, frame.shape), 0, 255).astype(np.uint8)
+    frame = cv2.imdecode(cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])[1],
+                         cv2.IMREAD_COLOR)
+    box = (*np.floor(corners.min(axis=0)).astype(int), *np.ceil(corners.max(axis=0)).astype(int))
+    return frame, CardSpot(corners, tuple(int(v) for v in box))
 
 
 def _board(photo: np.ndarray, labels: list) -> tuple[np.ndarray, list]:
@@ -239,22 +318,29 @@ def main(argv: list[str] | None = None) -> int:
     """Print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--conditions", nargs="+", choices=CONDITIONS, default=list(CONDITIONS))
+    parser.add_argument("--sets", nargs="+", choices=SETS, default=list(SETS))
     parser.add_argument("--board", action="store_true",
-                        help="add a row reading the 9 cards of each photo in one frame")
+                        help="add a row reading the 9 cards of each SET photo in one frame")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    print("| condition | cards read | right | right, sure | wrong, sure | asked | missed "
+    print("| set | condition | cards read | right | right, sure | wrong, sure | asked | missed "
           "| untaught said unknown | untaught named surely | ms/frame (median, p95) |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    rows = [(c, False) for c in args.conditions] + ([("plain", True)] if args.board else [])
-    for condition, whole in rows:
-        row = measure(condition, whole)
-        name = f"{condition}, 9 cards a frame" if whole else condition
-        print(f"| {name} | {row['cards']} | {row['right']:.3f} | {row['right_sure']:.3f} "
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    rows = [(name, c) for name in args.sets for c in args.conditions]
+    rows += [("set", "9 cards a frame")] if args.board and "set" in args.sets else []
+    for name, condition in rows:
+        teach, views = set_cards(whole=True) if condition == "9 cards a frame" \
+            else SETS[name]()
+        row = measure("plain" if condition == "9 cards a frame" else condition, teach, views)
+        print(f"| {name} | {condition} | {row['cards']} | {row['right']:.3f} "
+              f"| {row['right_sure']:.3f} "
               f"| {row['wrong_sure']:.2%} | {row['asked']:.2%} | {row['missed']:.2%} "
               f"| {row['unknown_said']:.3f} | {row['unknown_named']:.2%} "
               f"| {row['ms_median']:.1f}, {row['ms_p95']:.1f} |", flush=True)
     return 0
+
+
+SETS = {"set": set_cards, "art": art_cards}
 
 
 if __name__ == "__main__":

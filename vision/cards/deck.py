@@ -6,6 +6,12 @@ matcher compares is computed from it when the deck is loaded, so a later, better
 every card already taught. A card is named only when its look is near one taught card and
 clearly nearer it than any other; nearer none of them, it is a card not taught (``id`` None),
 and near two of them, the reading is marked uncertain, never guessed.
+
+A card whose picture has corners of its own (art, text: :mod:`.features`) has a second judge:
+the cards its look is nearest must also share its corners, lined up as on the card. A card
+with art that no taught card's corners confirm is a card not taught, however near its look
+(its colours and layout may be another card's); one that two taught cards confirm alike is
+asked. A plain card (SET's shapes on white: a few smooth edges) is judged by its look alone.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import numpy as np
 from ..imageio import load_image
 from ..profile import write_atomic
 from ..say import VisionError
+from .features import Features, features, inliers, self_inliers
 from .find import find_cards, straighten
 from .looks import GRID, SEEN, distances, look
 
@@ -36,6 +43,13 @@ MARGIN = 1.4  # the second nearest card this many times farther: a sure reading 
 COVER_DOUBT = 3.0  # a card a fifth covered is sure only at 1.6 times the margin: what is covered
 # may be what tells it from the second nearest card
 ALIKE = 0.09  # two taught cards nearer than this are reported alike when taught
+CONFIRM = 20  # inliers (vision.cards.features) that confirm a card with corners of its own
+CHECKABLE = 40  # inliers a taught picture has against itself moved, for its corners to be
+# checked at all (SET's plainest striped cards reach 25; the art set's cards 77, median)
+SHARE = 0.75  # of the inliers a picture has against itself moved, a card seen must have to be
+# named surely: cards sharing a background or a frame share part of their corners, not all
+CLEAR = 2.0  # the card confirmed has this many times the inliers of any other: a sure reading
+CANDIDATES = 3  # the cards nearest by look whose corners are checked
 AGAIN = "@"  # <id>@2.png: the second picture of a card taught twice
 _NO_LOOKS = np.zeros((0, GRID[1], GRID[0], SEEN + 1), np.float32)
 CARD_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
@@ -88,8 +102,11 @@ class Deck:
         self.folder = Path(folder)
         self.ids: list[str] = []  # the card of each picture (a card taught twice has two)
         self.looks = _NO_LOOKS
+        self.corners: list[Corners] = []  # of each picture
         self.damaged: list[str] = []  # cards whose picture could not be read (doctor names them)
         self._stamp: tuple | None = None
+        self._known: dict[tuple[str, int], tuple[np.ndarray, Corners]] = {}  # what
+        # each picture (name, mtime) gave, so that a teaching computes only the new one
         self._lock = threading.Lock()  # a camera thread names cards while a teaching reloads
         self.reload()
 
@@ -99,23 +116,35 @@ class Deck:
         stamp = tuple((f.name, f.stat().st_mtime_ns) for f in files)
         if stamp == self._stamp:
             return
-        ids, looks, damaged = [], [], []
-        for path in files:
-            try:
-                looks.append(look(load_image(path)))
-            except VisionError:  # one damaged picture leaves the others known
-                damaged.append(path.stem.split(AGAIN)[0])
-                continue
+        ids, looks, corners, damaged, known = [], [], [], [], {}
+        for path, key in zip(files, stamp, strict=True):
+            if key not in self._known:
+                try:
+                    picture = load_image(path)
+                except VisionError:  # one damaged picture leaves the others known
+                    damaged.append(path.stem.split(AGAIN)[0])
+                    continue
+                self._known[key] = (look(picture), _corners(picture))
+            known[key] = self._known[key]
             ids.append(path.stem.split(AGAIN)[0])
+            looks.append(known[key][0])
+            corners.append(known[key][1])
+        self._known = known
         with self._lock:
             self._stamp, self.ids, self.damaged = stamp, ids, damaged
             self.looks = np.stack(looks) if looks else _NO_LOOKS
+            self.corners = corners
 
     def taught(self) -> tuple[list[str], np.ndarray]:
         """The card of each taught picture and its look, as loaded last (one consistent
         pair)."""
         with self._lock:
             return self.ids, self.looks
+
+    def _taught(self) -> tuple[list[str], np.ndarray, list[Corners]]:
+        """:meth:`taught` and the corners of each picture."""
+        with self._lock:
+            return self.ids, self.looks, self.corners
 
     def teach(self, card_id: str, photo: np.ndarray) -> Taught:
         """Learn ``card_id`` from ``photo`` (the card nearest its centre); raises
@@ -126,10 +155,12 @@ class Deck:
         if not spots:
             raise VisionError("cards.none_in_photo")
         picture = straighten(photo, spots[0])
-        ids, looks = self.taught()
+        ids, looks, corners = self._taught()
         near = distances(look(picture), looks)
-        alike = sorted({i for i, d in zip(ids, near, strict=True)
-                        if d < ALIKE and i != card_id})
+        own = features(picture)
+        alike = sorted({i for i, d, taught in zip(ids, near, corners, strict=True)
+                        if i != card_id and (d < ALIKE or taught.checkable
+                                             and inliers(own, taught.features) >= CONFIRM)})
         self.folder.mkdir(parents=True, exist_ok=True)
         path, again = self.folder / f"{card_id}.png", 1
         while path.exists():  # a card taught again keeps its earlier pictures
@@ -145,7 +176,7 @@ class Deck:
 
     def name(self, card: np.ndarray, box: tuple[int, int, int, int]) -> CardSeen:
         """Which taught card the straightened ``card`` is, as sure as its look allows."""
-        ids, looks = self.taught()
+        ids, looks, corners = self._taught()
         if not ids:
             return CardSeen(None, 1.0, False, box)
         seen = look(card)
@@ -158,11 +189,60 @@ class Deck:
         second = by_card[ranked[1]] if len(ranked) > 1 else float("inf")
         if best > KNOWN:
             return CardSeen(None, _sureness(best / KNOWN), False, box)
+        checked = {i: [c for j, c in zip(ids, corners, strict=True) if j == i]
+                   for i in ranked[:CANDIDATES]}
+        if any(c.checkable for c in checked[ranked[0]]):  # the nearest card has corners of
+            # its own: they must agree
+            return _confirmed(features(card), checked, box)
         margin = MARGIN * (1.0 + COVER_DOUBT * float(1.0 - seen[..., SEEN].mean()))
         sure = best <= SURE and second >= margin * best
         alike = tuple(i for i in ranked[1:3] if by_card[i] < MARGIN * best)
         confidence = _sureness(min(SURE / best, second / best / margin))
         return CardSeen(ranked[0], confidence, not sure, box, alike)
+
+
+@dataclass(frozen=True)
+class Corners:
+    """The corners of a taught picture and how many inliers they have against the picture
+    itself slightly moved (what a card seen again can be expected to have)."""
+
+    features: Features
+    own: int
+
+    @property
+    def checkable(self) -> bool:
+        """Whether the corners confirm the picture itself slightly moved, blurred and dimmed
+        (a plain card's do not: its look alone names it)."""
+        return self.own >= CHECKABLE
+
+
+def _corners(picture: np.ndarray) -> Corners:
+    """The corners of a taught picture and their inliers against itself moved."""
+    own = features(picture)
+    return Corners(own, self_inliers(picture, own))
+
+
+def _confirmed(seen: Features, checked: dict[str, list[Corners]],
+               box: tuple[int, int, int, int]) -> CardSeen:
+    """The card whose taught corners line up with ``seen``'s, among the cards nearest by look
+    (``checked``: their pictures' corners): sure when it has clearly more inliers than any
+    other and most of those its picture has against itself, asked when two have about as
+    many or it has only part of them (a card sharing its background), unknown when none has
+    enough."""
+    counts, expected = {}, {}
+    for card_id, pictures in checked.items():
+        found = [(inliers(seen, c.features), c.own) for c in pictures]
+        counts[card_id], expected[card_id] = max(found, default=(0, 1))
+    ranked = sorted(counts, key=counts.__getitem__, reverse=True)
+    top = counts[ranked[0]]
+    if top < CONFIRM:
+        return CardSeen(None, _sureness(CONFIRM / max(top, 1)), False, box)
+    alike = tuple(i for i in ranked[1:] if counts[i] * CLEAR > top  # about as many, or
+                  or counts[i] >= max(CONFIRM, SHARE * expected[i]))  # confirmed itself
+    runner = counts[ranked[1]] if len(ranked) > 1 else 0
+    ratio = min(top / max(runner * CLEAR, 1), top / (SHARE * expected[ranked[0]]))
+    sure = ratio >= 1.0 and not alike
+    return CardSeen(ranked[0], _sureness(min(ratio, top / CONFIRM)), not sure, box, alike)
 
 
 def _sureness(ratio: float) -> float:

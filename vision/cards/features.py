@@ -1,0 +1,102 @@
+"""The second opinion on a card: its local features (ORB corners and their binary descriptors)
+matched against a taught card's, and a geometric check that the matches agree.
+
+Two straightened cards of one card show the same corners at the same places (the card either
+way up): the matched corners of the two fit one homography close to the identity, or to a half
+turn. A card not taught shares some corners with any card (a border, a shape), but they do not
+line up on one such homography: few matches survive the check. The count of matches that do,
+the inliers, is how well the card is confirmed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+FEATURES = 300  # corners kept on a straightened card
+RATIO = 0.8  # a match is kept when its nearest descriptor is this much nearer than the second
+REPROJECTION = 6.0  # pixels: a matched corner farther than this from where the homography puts
+# it is not an inlier
+DRIFT = 0.12  # of the card's long side: how far the homography may move a corner of the card
+# from where the identity (or a half turn) puts it, and a matched corner from its place
+EDGE = 0.1  # of each side, left out: the frame round the art, alike on every card of a game
+RANSAC_TRIES = 500
+_ORB = cv2.ORB_create(nfeatures=FEATURES, scaleFactor=1.3, nlevels=3, edgeThreshold=11,
+                      patchSize=11, fastThreshold=8)
+
+
+@dataclass(frozen=True)
+class Features:
+    """The corners of a straightened card: their places (N x 2, pixels), their descriptors
+    (N x 32 bytes), and the card's size (width, height)."""
+
+    points: np.ndarray
+    descriptors: np.ndarray
+    size: tuple[int, int]
+
+
+def features(card: np.ndarray) -> Features:
+    """The local features of a straightened card (BGR uint8)."""
+    grey = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)
+    height, width = grey.shape
+    inner = np.zeros_like(grey)
+    inner[int(EDGE * height):height - int(EDGE * height),
+          int(EDGE * width):width - int(EDGE * width)] = 255
+    keypoints, descriptors = _ORB.detectAndCompute(grey, inner)
+    points = np.float32([k.pt for k in keypoints]).reshape(-1, 2)
+    if descriptors is None:
+        descriptors = np.zeros((0, 32), np.uint8)
+    return Features(points, descriptors, (card.shape[1], card.shape[0]))
+
+
+_MATCHER = cv2.BFMatcher(cv2.NORM_HAMMING)
+
+
+def inliers(seen: Features, taught: Features) -> int:
+    """How many corners of ``seen`` match ``taught``'s and lie where one homography near the
+    identity or a half turn puts them (0 when they fit no such homography)."""
+    if len(seen.descriptors) < 8 or len(taught.descriptors) < 8:
+        return 0
+    pairs = _MATCHER.knnMatch(seen.descriptors, taught.descriptors, k=2)
+    good = [p[0] for p in pairs if len(p) == 2 and p[0].distance < RATIO * p[1].distance]
+    if len(good) < 6:
+        return 0
+    source = seen.points[[m.queryIdx for m in good]]
+    target = taught.points[[m.trainIdx for m in good]]
+    width, height = seen.size
+    best = 0
+    for turned in (source, np.float32([width, height]) - source):  # either way up
+        near = np.linalg.norm(turned - target, axis=1) <= DRIFT * max(width, height)
+        if near.sum() < 6:
+            continue
+        homography, mask = cv2.findHomography(turned[near], target[near], cv2.RANSAC,
+                                              REPROJECTION, maxIters=RANSAC_TRIES)
+        if homography is not None and _near_identity(homography, seen.size):
+            best = max(best, int(mask.sum()))
+    return best
+
+
+def _near_identity(homography: np.ndarray, size: tuple[int, int]) -> bool:
+    """Whether ``homography`` moves the card's corners little (two straightened pictures of
+    one card, the seen one turned the taught one's way up)."""
+    width, height = size
+    corners = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    moved = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    return float(np.abs(moved - corners).max()) <= DRIFT * max(width, height)
+
+
+_NUDGE = np.float32([[4, -3], [-3, 4], [3, 3], [-4, -2]])  # pixels each corner is moved
+
+
+def self_inliers(picture: np.ndarray, own: Features) -> int:
+    """The inliers of ``picture`` against itself seen a little askew, blurred and dimmed: how
+    well its corners can confirm it at all (a plain card's few smooth edges cannot)."""
+    height, width = picture.shape[:2]
+    corners = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    matrix = cv2.getPerspectiveTransform(corners, corners + _NUDGE)
+    moved = cv2.warpPerspective(picture, matrix, (width, height),
+                                borderMode=cv2.BORDER_REPLICATE)
+    moved = cv2.convertScaleAbs(cv2.GaussianBlur(moved, (0, 0), 1.0), alpha=0.8, beta=10)
+    return inliers(features(moved), own)

@@ -2,19 +2,23 @@
 # `make pi-check`: the installer and the companion run in Raspberry Pi OS's userlands, 64-bit
 # (arm64) and 32-bit (armhf), emulated on this machine by qemu-user-static through binfmt_misc.
 #
-# For each architecture: a Debian Bookworm userland (debootstrap, cached under $PI_CHECK_CACHE,
-# keyed by its package list, so only the first run builds it), a fresh copy of it with this
-# checkout in /src, systemd/install.sh run there as root, then tools/pichecks/inside.py with the
-# installed venv (numpy is the system's; OpenCV, the reader's runtime and the companion import
-# together; `companion doctor`; a Last Bastion turn over HTTP on `companion run --simulate`;
-# `companion dice read` on 10 photos), and here the readings compared with this machine's own.
+# For each architecture, both at once (each mostly keeps one core busy with emulation): a Debian
+# Bookworm userland with what the installer asks apt for (mmdebstrap, cached under
+# $PI_CHECK_CACHE, keyed by its package list, so only the first run builds it), a fresh layer
+# over it (overlayfs, or a copy where overlayfs cannot be mounted) with this checkout in /src,
+# systemd/install.sh run there as root, then tools/pichecks/inside.py with the installed venv
+# (numpy is the system's; OpenCV, the reader's runtime and the companion import together;
+# `companion doctor`; a Last Bastion turn over HTTP on `companion run --simulate`; `companion
+# dice read` on 10 photos), and here the readings compared with this machine's own. Each phase
+# prints its time; the installer's log is kept with the seconds of each line.
 #
 # What Debian lacks and a Pi has: picamera2 and lgpio (Raspberry Pi's archive). The installer
 # skips them and says so; the check stands them in with the simulated table and photo files.
 # Emulation says nothing of a Pi's speed, camera or pins (docs/hardware.md).
 #
-# Needs root (debootstrap, chroot, mounts). Fails, never passes silently, where binfmt_misc
-# cannot be mounted. PI_CHECK_ARCHES="arm64 armhf" by default.
+# Needs root (mmdebstrap, chroot, mounts). Fails, never passes silently, where binfmt_misc
+# cannot be mounted. PI_CHECK_ARCHES="arm64 armhf" by default; PI_CHECK_CACHE (default
+# /var/cache/companion-pi-check) holds the userlands, pip's downloads and the logs.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -29,17 +33,34 @@ PHOTO_COUNT=10
 PACKAGES=ca-certificates,python3-venv,python3-pip,python3-numpy,python3-spidev,espeak-ng
 PACKAGES+=,alsa-utils,i2c-tools
 ARMHF_PACKAGES=$PACKAGES,python3-opencv  # 32-bit: OpenCV from apt (no wheel on PyPI)
-started=$SECONDS
 
 say() { echo "pi-check: $*"; }
 fail() { echo "pi-check: FAIL: $*" >&2; exit 1; }
-elapsed() { echo "$((SECONDS - $1)) s"; }
+TICKS=$(getconf CLK_TCK)
 
-[ "$(id -u)" -eq 0 ] || fail "run as root (debootstrap, chroot and mounts need it)"
+# A phase's clock: `mark VAR` stores the seconds and the processor time of this shell's finished
+# children; `took "$VAR"` then sets TOOK to "N s (processor M s)". Under emulation nearly all
+# the work is one process at a time, so the processor seconds are what the phase costs on a
+# quiet machine, whatever else ran beside it.
+mark() {
+    local stat
+    read -r -a stat < "/proc/$BASHPID/stat"
+    printf -v "$1" '%s %s' "$SECONDS" "$((stat[15] + stat[16]))"
+}
+took() {
+    local since now
+    read -r -a since <<< "$1"
+    mark now
+    read -r -a now <<< "$now"
+    TOOK="$((now[0] - since[0])) s (processor $(((now[1] - since[1]) / TICKS)) s)"
+}
+mark started
+
+[ "$(id -u)" -eq 0 ] || fail "run as root (mmdebstrap, chroot and mounts need it)"
 
 need_tools() {
     local missing=()
-    command -v debootstrap >/dev/null || missing+=(debootstrap)
+    command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
     command -v qemu-aarch64-static >/dev/null || missing+=(qemu-user-static)
     command -v update-binfmts >/dev/null || missing+=(binfmt-support)
     if [ "${#missing[@]}" -gt 0 ]; then
@@ -71,55 +92,78 @@ mirror() {
     echo "${uri:-http://deb.debian.org/debian}"
 }
 
-# The cached userland of an architecture: built once per package list, then only copied.
+# The cached userland of an architecture: built once per package list, then only layered over.
+# mmdebstrap downloads with the host's apt, in parallel, and leaves only dpkg's unpacking and
+# the packages' scripts to emulation; documentation, manual pages and translations are left
+# out (nothing checked reads them), apt's lists kept (the installer reads them).
 userland() {
     local arch=$1 packages=$2 key base
-    key=$(echo "$SUITE $arch minbase $packages" | sha256sum | cut -c1-12)
+    key=$(echo "$SUITE $arch mmdebstrap apt nodocs $packages" | sha256sum | cut -c1-12)
     base=$CACHE/$SUITE-$arch-$key
     if [ ! -d "$base" ]; then
-        local t=$SECONDS
-        say "building the $arch userland (debootstrap $SUITE, once: cached in $base)" >&2
-        rm -rf "$base.partial"
-        debootstrap --arch="$arch" --variant=minbase --include="$packages" "$SUITE" \
-            "$base.partial" "$(mirror)" > "$CACHE/$arch-debootstrap.log" 2>&1 ||
-            fail "debootstrap $arch failed: see $CACHE/$arch-debootstrap.log"
-        cp /etc/resolv.conf "$base.partial/etc/resolv.conf"
-        chroot "$base.partial" apt-get update -qq >/dev/null ||
-            fail "apt-get update failed in the $arch userland"
+        local t
+        mark t
+        say "building the $arch userland (mmdebstrap $SUITE, once: cached in $base)" >&2
+        rm -rf --one-file-system "$base.partial"
+        mmdebstrap --mode=root --arch="$arch" --variant=apt --include="$packages" \
+            --skip=cleanup/apt/lists --aptopt='Acquire::Languages "none"' \
+            --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
+            --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt=force-unsafe-io \
+            "$SUITE" "$base.partial" "$(mirror)" > "$CACHE/$arch-build.log" 2>&1 ||
+            fail "mmdebstrap $arch failed: see $CACHE/$arch-build.log"
         mv "$base.partial" "$base"
-        say "the $arch userland was built in $(elapsed "$t")" >&2
+        took "$t"
+        say "the $arch userland was built in $TOOK" >&2
     fi
     echo "$base"
 }
 
 mounted_under() { grep -q " $1/" /proc/mounts; }
 
+# A run's root: a writable layer over the cached userland (overlayfs), or a copy of it where
+# overlayfs cannot be mounted; left over from an earlier run, it is released and removed first.
+layer() {
+    local base=$1 run=$2
+    if [ -d "$run" ]; then
+        release "$run/root"
+        rm -rf --one-file-system "$run"
+    fi
+    install -d "$run/root" "$run/upper" "$run/work"
+    mount -t overlay overlay -o "lowerdir=$base,upperdir=$run/upper,workdir=$run/work" \
+        "$run/root" 2>/dev/null || cp -a "$base/." "$run/root"
+}
+
 release() {
     local root=$1
     for point in dev/pts dev proc root/.cache/pip; do
-        mountpoint -q "$root/$point" && umount -l "$root/$point"
+        if mountpoint -q "$root/$point"; then umount -l "$root/$point"; fi
     done
     mounted_under "$root" && fail "$root still has mounts: left as it is"
+    if mountpoint -q "$root"; then umount "$root"; fi
     return 0
+}
+
+# Each line of the command's output with the seconds since it started: the installer's phases.
+timed() {
+    local start=$SECONDS line
+    "$@" 2>&1 | while IFS= read -r line; do printf '%4d s  %s\n' $((SECONDS - start)) "$line"; done
 }
 
 in_root() {
     chroot "$1" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive PIP_DEFAULT_TIMEOUT=180 \
-        PIP_CERT=/etc/ssl/certs/ca-certificates.crt PIP_PROGRESS_BAR=off "${@:2}"
+        PIP_CERT=/etc/ssl/certs/ca-certificates.crt PIP_PROGRESS_BAR=off \
+        PYTHONUNBUFFERED=1 "${@:2}"  # unbuffered: each line of the log has its own time
 }
 
 check_arch() {
-    local arch=$1 packages=$2 t=$SECONDS base root
+    local arch=$1 packages=$2 t base root
+    mark t
     echo
     say "== $arch =="
     base=$(userland "$arch" "$packages")
-    root=$CACHE/run-$arch
-    if [ -d "$root" ]; then
-        release "$root"
-        rm -rf --one-file-system "$root"
-    fi
-    cp -a "$base" "$root"
+    root=$CACHE/run-$arch/root
+    layer "$base" "$CACHE/run-$arch"
     trap 'release "'"$root"'"' EXIT
     mount -t proc proc "$root/proc"
     # no /sys: this machine's describes its x86 processors, and ONNX Runtime's processor probe
@@ -137,35 +181,42 @@ check_arch() {
     git -C "$REPO" ls-files -z --cached --others --exclude-standard |
         (cd "$REPO" && tar --null -T - -cf - 2>/dev/null) | tar -xf - -C "$root/src"
     cp "${photos[@]}" "$root/photos/"
-    say "$(in_root "$root" uname -m) userland ready in $(elapsed "$t"): Debian $(cat \
+    took "$t"
+    say "$(in_root "$root" uname -m) userland ready in $TOOK: Debian $(cat \
         "$root/etc/debian_version"), Python $(in_root "$root" python3 -c \
         'import platform; print(platform.python_version())')"
     say "stand-ins: no picamera2, no lgpio (Raspberry Pi's archive): the simulated table and" \
         "photo files instead of the camera, no GPIO pins"
 
-    local i=$SECONDS
+    local i
+    mark i
     say "systemd/install.sh"
-    in_root "$root" bash /src/systemd/install.sh > "$CACHE/$arch-install.log" 2>&1 || {
-        tail -40 "$CACHE/$arch-install.log"
-        fail "$arch: systemd/install.sh failed (whole log: $CACHE/$arch-install.log)"
+    local log=$CACHE/$arch-install.log
+    timed in_root "$root" bash /src/systemd/install.sh > "$log" || {
+        tail -40 "$log"
+        fail "$arch: systemd/install.sh failed (whole log, with each line's seconds: $log)"
     }
-    grep -E '^(==|!!)|Successfully installed|Building wheel|Running setup.py' \
-        "$CACHE/$arch-install.log" | sed 's/^/    /'
-    if grep -E 'Building wheel for (numpy|opencv|onnxruntime)' "$CACHE/$arch-install.log"; then
+    local steps='(==|!!)|Installing collected|Successfully installed|Building wheel|Running setup.py'
+    grep -E "^ *[0-9]+ s  ($steps)" "$log" | cut -c1-150 | sed 's/^/    /'
+    if grep -E 'Building wheel for (numpy|opencv|onnxruntime)' "$log"; then
         fail "$arch: pip compiled a library a Pi installs ready-made"
     fi
-    grep -q '^!! skipped python3-picamera2 python3-lgpio' "$CACHE/$arch-install.log" ||
+    grep -q '^ *[0-9]* s  !! skipped python3-picamera2 python3-lgpio' "$log" ||
         fail "$arch: the installer did not say it skipped picamera2 and lgpio"
-    say "installed in $(elapsed "$i")"
+    took "$i"
+    say "installed in $TOOK"
 
-    i=$SECONDS
+    mark i
     local names=()
     for photo in "${photos[@]}"; do names+=("/photos/$(basename "$photo")"); done
     in_root "$root" /opt/companion/venv/bin/python /src/tools/pichecks/inside.py \
         --readings "/photos/readings.jsonl" "${names[@]}" ||
         fail "$arch: a check failed in the userland"
     compare "$root/photos/readings.jsonl" "$arch"
-    say "checked in $(elapsed "$i"); $arch in all: $(elapsed "$t")"
+    took "$i"
+    local checked=$TOOK
+    took "$t"
+    say "checked in $checked; $arch in all: $TOOK"
     release "$root"
     trap - EXIT
 }
@@ -202,12 +253,20 @@ x86=$CACHE/x86-readings-${ARCHES// /-}.jsonl  # its own file: two runs may overl
     fail "the x86 readings failed (make setup first)"
 say "x86 reference: $(wc -l < "$x86") photos read here"
 
+# Both architectures at once, each line of output marked with its architecture.
+pids=()
 for arch in $ARCHES; do
     case $arch in
-        arm64) check_arch arm64 "$PACKAGES" ;;
-        armhf) check_arch armhf "$ARMHF_PACKAGES" ;;
+        arm64) packages=$PACKAGES ;;
+        armhf) packages=$ARMHF_PACKAGES ;;
         *) fail "unknown architecture $arch (arm64 or armhf)" ;;
     esac
+    check_arch "$arch" "$packages" 2>&1 | sed -u "s/^/$arch  /" &
+    pids+=($!)
 done
+failed=0
+for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
 echo
-say "passed ($ARCHES) in $(elapsed "$started")"
+took "$started"
+[ "$failed" -eq 0 ] || fail "($ARCHES) after $TOOK: see the lines above"
+say "passed ($ARCHES) in $TOOK"

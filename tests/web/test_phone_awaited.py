@@ -142,11 +142,13 @@ def test_what_was_typed_survives_a_refusal(browser, server):  # noqa: F811
     page.locator("details[data-details=event-adjust] > summary").click()
     form = page.locator("form[data-event=adjust]")
     form.locator("input[name=note]").fill("the ogre moved")
-    form.locator("input[name=space]").fill("nowhere.9")
+    form.locator("select[name=space]").select_option("red.5")  # no monster stands there
+    form.locator("input[name=remove]").check()
     form.locator("button").click()
     expect(page.locator("#toast")).to_be_visible()
     expect(form.locator("input[name=note]")).to_have_value("the ogre moved")
-    expect(form.locator("input[name=space]")).to_have_value("nowhere.9")
+    expect(form.locator("select[name=space]")).to_have_value("red.5")
+    expect(form.locator("input[name=remove]")).to_be_checked()
 
 
 def test_the_box_checks_are_named_and_said_in_the_page_language(browser, server):  # noqa: F811

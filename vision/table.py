@@ -44,7 +44,7 @@ import numpy as np
 from .detect import die_pixels
 from .evaluate import match
 from .features import describe, version
-from .net import FAINT, DiceNets
+from .net import FAINT, DiceNets, thinned
 from .profile import Profile, ProfileError, load_profile, write_atomic
 from .roll import Box, Die, Roll
 
@@ -355,9 +355,8 @@ def _shrunk(image: np.ndarray, box: Box) -> tuple[np.ndarray, Box]:
         h, y1 + margin)
     k = DESCRIBED / _side(box)
     step = max(1, int(1 / (2 * k)))
-    part = cv2.resize(image[py0:py1:step, px0:px1:step], (max(1, round((px1 - px0) * k)),
-                                                          max(1, round((py1 - py0) * k))),
-                      interpolation=cv2.INTER_AREA)
+    size = (max(1, round((px1 - px0) * k)), max(1, round((py1 - py0) * k)))
+    part = cv2.resize(thinned(image[py0:py1, px0:px1], step), size, interpolation=cv2.INTER_AREA)
     return part, (round((x0 - px0) * k), round((y0 - py0) * k), round((x1 - px0) * k),
                   round((y1 - py0) * k))
 

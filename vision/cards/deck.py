@@ -138,8 +138,7 @@ class Deck:
     def taught(self) -> tuple[list[str], np.ndarray]:
         """The card of each taught picture and its look, as loaded last (one consistent
         pair)."""
-        with self._lock:
-            return self.ids, self.looks
+        return self._taught()[:2]
 
     def _taught(self) -> tuple[list[str], np.ndarray, list[Corners]]:
         """:meth:`taught` and the corners of each picture."""

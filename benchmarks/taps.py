@@ -135,8 +135,10 @@ class Phone:
         """One tap; with ``sends``, wait until the table has taken the event it sends."""
         before = self.version()
         control = self.page.locator(selector).first
+        waits = self.page.evaluate("[app.pic.view.expects.kind, (app.pic.view.prompts || [])"
+                                   ".map((p) => p.params.source).find(Boolean)]")
         self.trace.append(f"{selector} «{control.inner_text().strip()[:40]}» (the table waits "
-                          f"for {self.page.evaluate('app.pic.view.expects.kind')})")
+                          f"for {waits[0]}{f', about {waits[1]}' if waits[1] else ''})")
         control.click()
         self.taps += 1
         self.sensed += selector in SENSORS

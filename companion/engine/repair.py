@@ -101,7 +101,7 @@ def _repair_game(journal: Journal, game: Game, game_id: int) -> list[Message]:
     journal.set_aside(seqs, json.dumps(problem.params["reason"], ensure_ascii=False),
                       time.time(), whole)
     if replayed.frames:
-        journal.set_game(game_id, summary_of(game, replayed.frames[-1].state))
+        journal.set_game(game_id, summary_of(game.view(replayed.frames[-1].state)))
     return [Message("repair.set_aside", {"game": game_id, "seq": replayed.refused.seq,
                                          "event": replayed.refused.event.type,
                                          "count": len(seqs),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import logging
 import threading
 import time
@@ -126,9 +127,9 @@ def fold(game: Game, entries: Iterable[Entry]) -> list[Frame]:
     return replayed.frames
 
 
-def summary_of(game: Game, state: dict[str, Any]) -> dict[str, Any]:
-    """What the journal keeps about how a game stands (its list of games shows it)."""
-    view = game.view(state)
+def summary_of(view: Mapping[str, Any]) -> dict[str, Any]:
+    """What the journal keeps about how a game stands (its list of games shows it), from the
+    game's view."""
     return {key: view.get(key) for key in ("status", "reason", "score", "mode", "players")}
 
 
@@ -195,6 +196,7 @@ class Session:
         self.game: Game | None = None
         self.status: str | None = None
         self._frames: list[Frame] = []
+        self._last_view: tuple[Game, dict[str, Any], dict[str, Any]] | None = None
         self.problems: list[StoreError] = []
         self._recorded = Upcasting()
         self._writer = None if readonly else DataLock(self.data_dir)
@@ -241,7 +243,7 @@ class Session:
         with self._lock:
             if self.game is None or self.state is None:
                 return {"game": None, "version": self.version, "expects": self.expects().to_json()}
-            data = self.game.view(self.state)
+            data = self._game_view(self.game, self.state)
             data["version"] = self.version
             if "expects" not in data:  # every packaged game's view says it already
                 data["expects"] = self.game.expects(self.state).to_json()
@@ -432,7 +434,17 @@ class Session:
         return step
 
     def _summary(self, state: dict[str, Any], game: Game | None = None) -> dict[str, Any]:
-        return summary_of(game or self.game, state)
+        return summary_of(self._game_view(game or self.game, state))
+
+    def _game_view(self, game: Game, state: dict[str, Any]) -> dict[str, Any]:
+        """``game``'s view of ``state`` (a copy the caller may change), worked out once per
+        state: a state is never changed once an event has made it, and a view tries a score of
+        events on copies of it to say what the page may offer, so the summary journaled with an
+        event and every page that then asks share one."""
+        last = self._last_view
+        if last is None or last[0] is not game or last[1] is not state:
+            last = self._last_view = (game, state, game.view(state))
+        return copy.deepcopy(last[2])
 
     # -- resuming ------------------------------------------------------------------------------
 

@@ -27,6 +27,20 @@ def test_every_accepted_event_is_in_the_journal_and_resumes(session, data_dir):
     assert reopened.view()["turn"] == before["turn"] + 4, "3 neutral boards and Gary again"
 
 
+def test_a_view_changed_by_its_reader_leaves_the_next_reader_s_alone(session):
+    """A state's view is worked out once and shared: what one reader (a page, the voice) does
+    to its copy must not reach the next reader, nor the summary the journal keeps."""
+    session.submit(solo())
+    first = session.view()
+    first["heroes"]["kazgin"]["life"] = 99
+    first["boards"].clear()
+    again = session.view()
+    assert again["heroes"]["kazgin"]["life"] != 99 and again["boards"]
+    play(session, card("imp", "yellow", 1, slot="yellow.1"),
+         {"type": "move", "hero": "kazgin", "to": [2, 1]})
+    assert session.view()["heroes"]["kazgin"]["tile"] == [2, 1], "a new state, a new view"
+
+
 def test_journal_uses_wal_and_full_sync(session, data_dir):
     db = sqlite3.connect(data_dir / "journal.sqlite3")
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

@@ -198,3 +198,39 @@ def test_every_move_of_step_6_is_in_the_first_screen(browser, server):  # noqa: 
         assert len(said) == len(set(said)) > 20, said  # each tap says what it does, and who
         nothing_wider(table.page)
         table.page.context.close()
+
+
+WORST_SETUP = {**SETUP, "heroes": [{"name": "Corentin", "hero": "eren", "level": 5},
+                                   {"name": "Léa", "hero": "levi", "level": 5},
+                                   {"name": "Sam", "hero": "armin", "level": 5},
+                                   {"name": "Maëlle", "hero": "hange", "level": 5}]}
+WORST_STEP_6 = [{"type": "commit", "up": "pietinement", "down": "frenesie"},
+                {"type": "adjust", "step": 6},
+                *({"type": "adjust", "hero": hero["hero"],
+                   "dice": ["move", "move", "move", "cannon", "tactic"]}
+                  for hero in WORST_SETUP["heroes"])]
+"""Step 6 at its most crowded: four heroes, the most the rules allow («JOUEURS : 2 à 5», one of
+them the Titan), each on the Tower's second floor (level 5) with three Move symbols, which reach
+every other level («Se déplacer»: 0-3 and 3-5 are shortcuts), a Cannon and a Tactic: eight
+moves, a shot and a paid next Tactic each, and Armin's search."""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_the_most_crowded_step_6_is_in_the_first_screen(browser, server, lang):  # noqa: F811
+    """Found (issue 39, last stop's note): with three heroes each offered eight moves, a shot
+    and a paid Tactic, the French page spilled below the fold of a 360 × 740 phone, its top bar
+    on two lines; four heroes were never tried (with four, a move at y 714 in English, 723 in
+    French, 733 in Spanish, each 44 px tall)."""
+    table = Phone(browser, server.url, lang)
+    become_host(table.page)
+    at_version(table.page, ApiHost(server.url).send(WORST_SETUP, *TAUGHT, *WORST_STEP_6))
+    kinds = [e["type"] for e in table.view()["taps"]]
+    assert kinds.count("move") == 32 and kinds.count("cannon") == 4, kinds
+    assert kinds.count("cycle") == 4, kinds
+    assert table.page.locator("#top .bar").bounding_box()["height"] <= 44  # one line
+    assert table.page.locator(".hero-taps > strong").count() == 4
+    in_first_screen(table.page, "#host button[data-act=tap]:visible")
+    said = table.page.eval_on_selector_all("#host button[data-act=tap]",
+                                           "(all) => all.map((e) => e.ariaLabel)")
+    assert len(said) == len(set(said)) == len(kinds), said  # each says what it does, and who
+    nothing_wider(table.page)

@@ -242,8 +242,8 @@ const current = (view) => view.actions.find((a) => !a.resolved);
 const payers = (view, e) => Object.keys(e.pay || {}).map((id) => player(view, id)).join(", ");
 
 /** What one of the one-tap events (``view.taps``) does, in words: [label, sentence]; in a
- * line of its own (``inLine``) without what the line says: a move as the level reached, a
- * search as the card put on top, the next Tactic as who pays it. */
+ * hero's line (``inLine``) without what the line says: a move as the level reached, a search
+ * as the card put on top, the next Tactic as the symbol it costs (as a shot is shown). */
 function tapLabel(view, e, inLine = false) {
   const card = current(view) ? name(current(view).card) : "";
   const hero = e.hero ? player(view, e.hero) : "";
@@ -257,7 +257,7 @@ function tapLabel(view, e, inLine = false) {
       `${hero} → ${t("ui.aot_level", {n: e.to})}`];
     case "melee": case "cannon": return [`${who}${SYMBOL[e.type === "melee" ? "combat"
       : "cannon"]}×${e.count}`, t("ui.aot_shoot_" + e.type, {hero, n: e.count})];
-    case "cycle": return [inLine ? payers(view, e) : `${SYMBOL.tactic} ${t("ui.aot_cycle")}`,
+    case "cycle": return [inLine ? `${SYMBOL.tactic}×1` : `${SYMBOL.tactic} ${t("ui.aot_cycle")}`,
       `${payers(view, e)} ${SYMBOL.tactic} ${t("ui.aot_cycle")}`];
     case "search": return [inLine ? name(e.card) : t("ui.aot_search", {hero, card: name(e.card)}),
       t("ui.aot_search", {hero, card: name(e.card)})];
@@ -277,13 +277,17 @@ function chosen(view, e) {
   return e.card ? name(e.card) : t("ui.aot_decline");
 }
 
+/** The hero a one-tap event is of: who moves, shoots or searches, or pays the next Tactic. */
+const heroOf = (e) => e.hero || (e.type === "cycle" ? Object.keys(e.pay)[0] : null);
+
 /** The one-tap events of this moment (what the rules take now, ``view.taps``): the others
- * first (the end of the step, the control awaited once the heroes are done), the next Tactic
- * by who pays it ("✎ next Tactic: Léa Sam"), then each hero's on a line of their own led by the
- * hero's name: their shots, Armin's search folded (a card of the pile put on top: six names,
- * seldom wanted), their moves as the levels they reach ("➶ to level 0 1 2 4 …": two lines for
- * eight moves, not four), so that step 6's taps of three heroes fit the first screen of a
- * 360 × 740 phone (issue 39, item 3); a waiting choice under its question. */
+ * first (the end of the step, the control awaited once the heroes are done), then each hero's
+ * two lines led by the hero's name: their shots and next Tactic as the symbols they cost
+ * ("✹×1 ✎×1"), Armin's search folded (a card of the pile put on top: six names, seldom
+ * wanted), then their moves as the levels they reach ("➶ 0 1 2 3 4 6 7 8": eight narrow
+ * digits fill a line), so that step 6's taps of four heroes, the most the rules allow, fit
+ * the first screen of a 360 × 740 phone (issue 39, item 3); a waiting choice under its
+ * question. */
 function taps(view) {
   const entries = view.taps.map((e, i) => [e, i]);
   const tapOf = ([e, i], inLine = false) => {
@@ -291,26 +295,24 @@ function taps(view) {
     return Controls.tapButton(i, label, said || label);
   };
   const inLine = (list) => list.map((entry) => tapOf(entry, true)).join("");
-  const labelled = (label, list) => (list.length ? `<span>${esc(label)}</span>${inLine(list)}`
-    : "");
   const question = view.prompts.find((p) => p.answer === "choose");
   const head = question ? `<h3>${esc(both(app.pic.texts.prompts[view.prompts
     .indexOf(question)]))}</h3>` : "";
-  const own = (id) => entries.filter(([e]) => e.hero === id && e.type !== "choose");
+  const own = (id) => entries.filter(([e]) => heroOf(e) === id && e.type !== "choose");
   const ofType = (list, type) => list.filter(([e]) => e.type === type);
   const search = (id) => (ofType(own(id), "search").length ? `<details data-details="aot-search-` +
     `${id}"${app.unfolded["aot-search-" + id] ? " open" : ""}><summary>` +
-    `${esc(t("ui.aot_search_open"))}</summary><div class="row">` +
+    `${SYMBOL.tactic} ${esc(t("ui.aot_search_open"))}</summary><div class="row">` +
     `${inLine(ofType(own(id), "search"))}</div></details>` : "");
+  const moves = (id) => (ofType(own(id), "move").length ? `<div class="moves"><span ` +
+    `aria-hidden="true">${SYMBOL.move}</span>${inLine(ofType(own(id), "move"))}</div>` : "");
   const lines = heroIds(view).filter((id) => own(id).length).map((id) =>
     `<div class="row hero-taps"><strong>${esc(player(view, id))}</strong>` +
     inLine(own(id).filter(([e]) => e.type !== "move" && e.type !== "search")) + search(id) +
-    labelled(`${SYMBOL.move} ${t("ui.aot_move_to")}`, ofType(own(id), "move")) + "</div>");
-  const rest = entries.filter(([e]) => (!e.hero || e.type === "choose") && e.type !== "cycle");
-  const cycles = ofType(entries, "cycle");
+    moves(id) + "</div>");
+  const rest = entries.filter(([e]) => !heroOf(e) || e.type === "choose");
   return head + (rest.length ? `<div class="row">${rest.map((entry) => tapOf(entry))
-    .join("")}</div>` : "") + (cycles.length ? `<div class="row hero-taps">` +
-    `${labelled(`${SYMBOL.tactic} ${t("ui.aot_cycle")}`, cycles)}</div>` : "") + lines.join("");
+    .join("")}</div>` : "") + lines.join("");
 }
 
 /** What a printed ability or Action card did, in the effect vocabulary (the host's page and the

@@ -98,6 +98,30 @@ function spaceLabel(space) {
   const m = app.pic.view.paths[path].spaces[Number(n) - 1];
   return `${name(path)} ${n}${m ? ` · ${both(m.name)}` : ""}`;
 }
+/** A space picked by its path's colour and number and the monster on it, among ``from(view)``
+ * (``<path>.<n>``): the correction's spaces, and the space a hit or a Mark takes. */
+const spacePicker = (from, field = "space") => ({name: field, kind: "choice", from,
+  label: spaceLabel, optional: true});
+/** The spaces of ``paths`` where a monster stands, path by path, nearest the guardian first. */
+const monsterSpaces = (view, paths) => spaces(view).filter((space) => {
+  const [path, n] = space.split(".");
+  return paths.includes(path) && view.paths[path].spaces[Number(n) - 1];
+});
+/** A rune hits «le premier monstre sur votre chemin»: the first monster of the active
+ * guardian's path (the only space a hit takes). */
+const firstMonster = (view) => monsterSpaces(view, [view.guardians[view.active].path])
+  .slice(0, 1);
+/** The spaces a Mark takes now: Kyreas' Tourbillon the first monster of his path, Neltaï's
+ * Échange any monster (to another path); the other Marks point at a guardian, not a space. */
+const markSpaces = (view) => (view.active === "kyreas" ? firstMonster(view)
+  : view.active === "neltai" ? monsterSpaces(view, PATHS) : []);
+/** The event's fields with the space picked as ``<path>.<n>`` sent as the rules take it: its
+ * number, and (``withPath``: Neltaï's Échange) the path it is on as ``from``. */
+function atSpace(fields, withPath = false) {
+  if (!fields.space) return fields;
+  const [path, n] = fields.space.split(".");
+  return {...fields, space: Number(n), ...(withPath ? {from: path} : {})};
+}
 /** The monster cards the table knows that stand on no space. */
 function offCards(view) {
   const catalog = catalogFor("runemasters");
@@ -117,8 +141,7 @@ function weakPoints(view) {
 const DESCRIPTION = {
   angel: {fields: [{name: "guardian", kind: "choice", from: guardians}]},
   hit: {when: (view) => hitDice(view).length > 0, fields: [die("die", "choice", {from: hitDice}),
-    {name: "space", kind: "number", min: 1, max: 5, optional: true},
-    {name: "as_life", kind: "check"}]},
+    spacePicker(firstMonster), {name: "as_life", kind: "check"}], build: (f) => atSpace(f)},
   move: {when: (view) => (view.free_moves || []).length > 0,  // with a die: its one-tap rows
     fields: [{name: "to", kind: "choice", chips: true, from: (view) => view.free_moves}]},
   block: {when: (view) => dieIndexes(view).length >= 2,
@@ -128,9 +151,9 @@ const DESCRIPTION = {
   mark: {fields: [die("die"),
     {name: "target", kind: "choice", from: guardians, optional: true},
     {name: "rune", kind: "choice", from: () => RUNES, optional: true},
-    {name: "from", kind: "choice", from: () => PATHS, optional: true},
-    {name: "space", kind: "number", min: 1, max: 5, optional: true},
-    {name: "to", kind: "choice", from: () => PATHS, optional: true}]},
+    spacePicker(markSpaces),
+    {name: "to", kind: "choice", from: () => PATHS, optional: true}],
+  build: (f, view) => atSpace(f, view.active === "neltai")},
   ultimate: {fields: [{name: "target", kind: "choice", from: guardians, optional: true},
     {name: "to", kind: "choice", from: () => PATHS, optional: true}]},
   end_turn: {},
@@ -140,11 +163,11 @@ const DESCRIPTION = {
     {name: "path", kind: "choice", from: () => PATHS, optional: true},
     {name: "shield", kind: "yesno"}, {name: "poison", kind: "yesno"},
     {name: "temple", kind: "number", min: 0, max: 12, optional: true},
-    {name: "space", kind: "choice", from: spaces, label: spaceLabel, optional: true},
+    spacePicker(spaces),
     {name: "card", kind: "choice", from: offCards, label: cardName, optional: true},
     {name: "wounds", kind: "multi", numbers: true, optional: true, from: weakPoints,
       label: (i) => `#${i + 1}`},
-    {name: "to", kind: "choice", from: spaces, label: spaceLabel, optional: true},
+    spacePicker(spaces, "to"),
     {name: "remove", kind: "check"},
     {name: "note", kind: "text", optional: true}]},
 };

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -128,9 +129,10 @@ def _covered(dice: list[Die]) -> np.ndarray:
 
 
 def _blurred(image: np.ndarray, dice: list[Die], sample: int = 5) -> bool:
-    """Motion blur spreads over the whole frame: the median sharpness of a few dice tells."""
+    """Motion blur spreads over the whole frame: the median sharpness of a few dice tells
+    (Python's median: numpy's costs a tenth of a millisecond on five numbers)."""
     step = max(1, len(dice) // sample)
-    return float(np.median([quality.sharpness(image, d.box) for d in dice[::step]])) < BLUR_LIMIT
+    return statistics.median(quality.sharpness(image, d.box) for d in dice[::step]) < BLUR_LIMIT
 
 
 def _read_pips(

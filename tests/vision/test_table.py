@@ -21,6 +21,7 @@ from vision.table import cut_outs_folder, load_table, table_path
 # the host adds the 5, a die the reader missed.
 PHOTO = "IMG_20191208_112458"
 MISREAD = (289, 264, 323, 298)
+FOURS = "IMG_20191208_111246"  # another photo of the tray, with seven dice read surely as 4
 
 
 def run(argv: list[str]) -> int:
@@ -198,3 +199,35 @@ def test_a_large_die_is_described_at_the_size_of_a_tray_photos_dice(tray, tmp_pa
         die = die_at(roll, tuple(7 * v for v in (t.box[0] + 6, t.box[1] - 4, t.box[2] + 6,
                                                  t.box[3] - 4)))
         assert die.face == t.face or die.uncertain
+
+
+
+def test_a_die_read_as_a_face_once_corrected_is_described_whole_only_when_it_may_be_the_misread_die(
+        tray, tmp_path, monkeypatch):
+    """Once a die read as 4 was corrected to 5, every die read as 4 may be that die again. Its
+    hand-made description alone (half the cost) tells which of them lie far from every example
+    misread as 4: those are not described whole (the cost grew with every correction), the
+    misread die still is and is read right, and the dice read surely as 4 in another photo of
+    the tray keep their faces."""
+    image, truths, again = tray
+    assert confirm(tmp_path, image, truths, tmp_path / "table") == 0
+    assert load_table("d6", tmp_path / "table").corrected_from == {"4"}
+    whole = []
+    described = table.describe
+
+    def spied(frame, blobs, hands=None):
+        whole.extend(b.box for b in blobs)
+        return described(frame, blobs, hands)
+
+    monkeypatch.setattr(table, "describe", spied)
+    moved = (MISREAD[0] + 6, MISREAD[1] - 4, MISREAD[2] + 6, MISREAD[3] - 4)
+    die = die_at(read(again, "d6", data_dir=tmp_path / "table"), moved)
+    assert (die.face, die.uncertain) == ("5", False)
+    assert iou(max(whole, key=lambda box: iou(box, moved)), moved) > 0.5
+    other = next(p[1] for p in byler() if p[0] == FOURS)
+    fours = [d.box for d in read(other, "d6").dice if d.face == "4" and not d.uncertain]
+    whole.clear()
+    roll = read(other, "d6", data_dir=tmp_path / "table")
+    assert len(whole) < len(fours) == 7
+    assert all((die_at(roll, box).face, die_at(roll, box).uncertain) == ("4", False)
+               for box in fours)

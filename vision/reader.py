@@ -14,7 +14,7 @@ from .classify import FaceClassifier
 from .colour import die_colour
 from .detect import Blob, find_dice
 from .features import describe
-from .imageio import as_bgr
+from .imageio import as_bgr, load_photo
 from .net import NOT_A_DIE, DiceNets, Found, shipped
 from .profile import PIPS, Profile, load_profile
 from .roll import Die, Roll
@@ -87,6 +87,28 @@ def read(
         dice = [replace(d, colour=die_colour(image, d.box)) for d in dice]
     dice.sort(key=lambda d: (d.box[1], d.box[0]))
     return Roll(profile.name, tuple(dice), tuple(notes))
+
+
+def read_photo(
+    path: str | Path,
+    profile: str | Profile,
+    *,
+    data_dir: Path | None = None,
+    expected: int | None = None,
+    nets: DiceNets | None = None,
+    colours: bool = False,
+) -> Roll:
+    """:func:`read` of an image file, the boxes in the file's own pixels. A JPEG larger than
+    its dice need is decoded shrunk (``vision.imageio.load_photo``): always a photo over 16 MP,
+    and, once the table's examples of ``profile`` in ``data_dir`` know this table's dice, as
+    far as the smallest of them keeps ``imageio.DIE_PIXELS`` pixels. Raises ``ImageError`` for
+    a file that is no image."""
+    if isinstance(profile, str):
+        profile = load_profile(profile, data_dir)
+    image, scale = load_photo(path, load_table(profile.name, data_dir).smallest())
+    roll = read(image, profile, data_dir=data_dir, expected=expected, nets=nets,
+                colours=colours)
+    return roll.scaled(1 / scale) if scale < 1 else roll
 
 
 def _doubt_crowded(dice: list[Die], covered: np.ndarray) -> list[Die]:

@@ -118,6 +118,12 @@ class Table:
         missed = sum(e.read is None for e in self.examples)
         return max(LOWEST, base - missed / len(self.examples)) if missed else base
 
+    def smallest(self) -> float | None:
+        """The side of the smallest die confirmed here (a share of its frame's longer side);
+        ``None`` until ``SIZED`` examples are known. A photo is decoded no larger than that die
+        needs (``vision.imageio.load_photo``)."""
+        return None if len(self.examples) < SIZED else min(e.side for e in self.examples)
+
     def sides(self) -> tuple[float, float] | None:
         """The smallest and largest die side (share of the frame's longer side) a find may have
         at this table; ``None`` until ``SIZED`` examples are known."""

@@ -191,12 +191,12 @@ def _shrunk_around(
 
 
 def decode(out: np.ndarray, scale: float, threshold: float,
-           frame: tuple[int, int] | None = None) -> list[Found]:
+           frame: tuple[int, int]) -> list[Found]:
     """Boxes from the detector output (1 x 5 x H x W: centre chance, width, height, x and y
     offsets in the cell): local maxima of the centre chance above ``threshold``.
 
-    With ``frame`` (width, height), the boxes are clipped to it (see :func:`clip_box`) and a
-    find whose centre lies outside it is dropped: the detector's input is padded to a square by
+    The boxes are clipped to ``frame`` (width, height; see :func:`clip_box`) and a find whose
+    centre lies outside it is dropped: the detector's input is padded to a square by
     repeating the border, a die cut by the edge of a portrait frame repeats across the padding,
     and the detector finds copies of it there. Those have their centre in the padding; what is
     left of them after clipping is not a die. All finds at once: a look holds tens of them.
@@ -208,15 +208,13 @@ def decode(out: np.ndarray, scale: float, threshold: float,
     cx = (xs + out[0, 3, ys, xs].astype(np.float64)) * STRIDE / scale
     cy = (ys + out[0, 4, ys, xs].astype(np.float64)) * STRIDE / scale
     boxes = np.rint([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]).astype(int)
-    scores = heat[ys, xs]
-    if frame is not None:
-        fw, fh = frame
-        centre_x, centre_y = (boxes[0] + boxes[2]) / 2.0, (boxes[1] + boxes[3]) / 2.0
-        boxes = np.array([np.maximum(boxes[0], 0), np.maximum(boxes[1], 0),
-                          np.minimum(boxes[2], fw), np.minimum(boxes[3], fh)])
-        kept = ((centre_x >= 0) & (centre_x < fw) & (centre_y >= 0) & (centre_y < fh)
-                & (boxes[2] - boxes[0] >= MIN_SIDE) & (boxes[3] - boxes[1] >= MIN_SIDE))
-        boxes, scores = boxes[:, kept], scores[kept]
+    fw, fh = frame
+    centre_x, centre_y = (boxes[0] + boxes[2]) / 2.0, (boxes[1] + boxes[3]) / 2.0
+    boxes = np.array([np.maximum(boxes[0], 0), np.maximum(boxes[1], 0),
+                      np.minimum(boxes[2], fw), np.minimum(boxes[3], fh)])
+    kept = ((centre_x >= 0) & (centre_x < fw) & (centre_y >= 0) & (centre_y < fh)
+            & (boxes[2] - boxes[0] >= MIN_SIDE) & (boxes[3] - boxes[1] >= MIN_SIDE))
+    boxes, scores = boxes[:, kept], heat[ys, xs][kept]
     return [Found(tuple(box), score) for box, score in zip(boxes.T.tolist(), scores.tolist(),
                                                            strict=True)]
 

@@ -22,7 +22,8 @@ uses them at the next roll, with no retraining:
 
 Set on the byler tray (the labelled dice of its first 20 photos as examples, those of the next 20
 read): the nearest example within 8 units and 0.6 times nearer than another face named 73 % of
-the dice, all 364 of them right (5.4 ms a die to describe, hence only the dice in doubt). In a
+the dice, all 364 of them right (5.4 ms a die to describe, hence only the dice in doubt, and
+whole only where the cheaper half of the description says it may matter). In a
 shuffled order of every photo, that nearest example confirmed 3 aws dice and 1 webcam die read
 wrong: ``AGREE`` examples must lie near (``benchmarks/vision.py --adapt``, docs/vision.md
 "Learning the table", docs/vision-lab.md "Issue 41: asking less").
@@ -167,7 +168,9 @@ class Table:
 
     def fitting(self, image: np.ndarray, dice: list[Die]) -> list[Die]:
         """``dice`` read at this table: sized like its dice, and faces named by its examples
-        where the reader was unsure or read a face it once read wrongly here."""
+        where the reader was unsure or read a face it once read wrongly here. Such a die is
+        described by its hand-made part first, and whole only when that part says the examples
+        may change it (:meth:`_may_change`): the cost grew with every face the host corrected."""
         sides = self.sides()
         if sides is not None:
             longer = max(image.shape[:2])

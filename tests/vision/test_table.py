@@ -216,9 +216,9 @@ def test_a_die_read_as_a_face_once_corrected_is_described_whole_only_when_it_may
     whole = []
     described = table.describe
 
-    def spied(frame, blobs, hands=None):
+    def spied(frame, blobs, *known):
         whole.extend(b.box for b in blobs)
-        return described(frame, blobs, hands)
+        return described(frame, blobs, *known)
 
     monkeypatch.setattr(table, "describe", spied)
     moved = (MISREAD[0] + 6, MISREAD[1] - 4, MISREAD[2] + 6, MISREAD[3] - 4)

@@ -79,7 +79,6 @@ from vision.net import (  # noqa: E402
     crop,
     decode,
     detector_input,
-    in_frame,
     to_blob,
 )
 from vision.runtime import load_onnx  # noqa: E402
@@ -654,9 +653,7 @@ def hard_weights(model: Detector, frames: list, most: int = 8) -> np.ndarray:
                 continue
             small, scale = detector_input(image)
             out = model(torch.from_numpy(to_blob(small[None]))).numpy()
-            h, w = image.shape[:2]
-            found = [c for f in decode(out, scale, DETECT_THRESHOLD)
-                     if (c := in_frame(f, w, h)) is not None]
+            found = decode(out, scale, DETECT_THRESHOLD, (image.shape[1], image.shape[0]))
             hits = len(match([f.box for f in found], [b for _, b in dice], top_faces(name)))
             errors[id(image)] = len(found) + len(dice) - 2 * hits
     weights = np.array([1 + min(most, errors[id(f[1])]) for f in frames], float)

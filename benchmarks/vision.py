@@ -73,7 +73,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.adapt import HEADER, adapt  # noqa: E402
 from benchmarks.mistakes import Seen, seen_in, write_sheet  # noqa: E402
 from companion.dicehandoff import declare_dice  # noqa: E402
-from vision import load_image, load_profile, read  # noqa: E402
+from vision import load_profile, read  # noqa: E402
 from vision.datasets import (  # noqa: E402
     CREDITS,
     SETS,
@@ -90,6 +90,7 @@ from vision.evaluate import Score, Truth, mistakes  # noqa: E402
 from vision.features import describe  # noqa: E402
 from vision.net import DiceNets, shipped  # noqa: E402
 from vision.profile import LEARNED, Profile  # noqa: E402
+from vision.reader import read_photo  # noqa: E402
 from vision.synth import render_set, synth_profiles  # noqa: E402
 from vision.table import confirm  # noqa: E402
 
@@ -329,8 +330,9 @@ def timed(
 def photo_files(photos: list[np.ndarray], nets: DiceNets | None, size: tuple[int, int],
                 tables: tuple[Path | None, ...] = (None,)) -> list[list[float]]:
     """CPU milliseconds (one thread) to load and read each photo saved as a JPEG of ``size``
-    (a 12 MP camera's, or a phone's largest, 200 MP, that ``load_image`` decodes shrunk), for
-    each of ``tables`` in turn (see :func:`timed`)."""
+    (a 12 MP camera's, or a phone's largest, 200 MP, that ``load_photo`` decodes shrunk), for
+    each of ``tables`` in turn (see :func:`timed`), as ``dice read`` reads a file
+    (``vision.reader.read_photo``: decoded no larger than the table's dice need)."""
     p, times = load_profile("d6"), [[] for _ in tables]
     with tempfile.TemporaryDirectory() as folder:
         for i, photo in enumerate(photos):
@@ -338,7 +340,7 @@ def photo_files(photos: list[np.ndarray], nets: DiceNets | None, size: tuple[int
             cv2.imwrite(str(path), cv2.resize(photo, size))
             for data_dir, cpu in zip(tables, times, strict=True):
                 start = time.thread_time()
-                read(load_image(path), p, nets=nets, data_dir=data_dir)
+                read_photo(path, p, nets=nets, data_dir=data_dir)
                 cpu.append((time.thread_time() - start) * 1000)
     return times
 

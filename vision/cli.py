@@ -24,7 +24,7 @@ from .profile import (
     load_profile,
     taught_faces,
 )
-from .reader import read
+from .reader import read, read_photo
 from .roll import Roll
 from .say import LANGUAGES, VisionError, say
 from .settle import SettledRollDetector
@@ -155,9 +155,8 @@ def cmd_read(args: argparse.Namespace) -> int:
     for name in args.images:
         start = time.perf_counter()
         try:
-            image, scale = load_photo(name)
-            roll = read(image, profile, data_dir=_data_dir(args), expected=args.expected,
-                        colours=args.colours)
+            roll = read_photo(name, profile, data_dir=_data_dir(args), expected=args.expected,
+                              colours=args.colours)
         except VisionError as exc:
             status = _fail_image(args, name, exc)
             continue
@@ -166,7 +165,6 @@ def cmd_read(args: argparse.Namespace) -> int:
                 "image.read_failed", path=name, detail=f"{type(exc).__name__}: {exc}"))
             continue
         ms = (time.perf_counter() - start) * 1000
-        roll = roll.scaled(1 / scale) if scale < 1 else roll
         if args.json:
             print(json.dumps({"image": name, "ms": round(ms, 1), **roll.to_dict()}), flush=True)
         else:

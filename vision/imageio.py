@@ -15,6 +15,8 @@ MAX_PIXELS = 16_000_000  # a larger photo is read shrunk to this: its dice stay 
 MAX_DECODED = 64_000_000  # a larger file that cannot be decoded shrunk (not a JPEG) is refused
 JPEG_SHRINKS = ((2, cv2.IMREAD_REDUCED_COLOR_2), (4, cv2.IMREAD_REDUCED_COLOR_4),
                 (8, cv2.IMREAD_REDUCED_COLOR_8))
+DIE_PIXELS = 64  # a JPEG is decoded shrunk while the smallest die expected keeps this many
+#                  pixels across (the size the table describes large dice at, see vision.table)
 
 
 class ImageError(VisionError):
@@ -32,7 +34,7 @@ def load_image(path: str | Path) -> np.ndarray:
     return load_photo(path)[0]
 
 
-def load_photo(path: str | Path) -> tuple[np.ndarray, float]:
+def load_photo(path: str | Path, die: float | None = None) -> tuple[np.ndarray, float]:
     """Read ``path`` as a BGR ``uint8`` array and the scale it was read at (1.0, or less for a
     photo over ``MAX_PIXELS``: a 48 or 200 MP phone photo holds far more pixels than its dice
     need, and decoding it whole would take most of a Raspberry Pi's memory).
@@ -40,17 +42,22 @@ def load_photo(path: str | Path) -> tuple[np.ndarray, float]:
     A JPEG is decoded shrunk (by 2, 4 or 8, which costs no more than the smaller image); another
     file is decoded whole and then shrunk, unless it says it holds more than ``MAX_DECODED``
     pixels: that is refused before decoding (a PNG of a few hundred kilobytes can say it holds
-    400 million pixels, which took 2.4 GB). Raises :class:`ImageError` as :func:`load_image`.
+    400 million pixels, which took 2.4 GB). ``die``: the side of the smallest die expected, as a
+    share of the photo's longer side (the table's examples know it): a JPEG is then also decoded
+    shrunk as far as that die keeps ``DIE_PIXELS`` pixels (a 12 MP JPEG whose dice are a tenth
+    of the frame, by 4: decoding it whole took 100 ms of one core, more than reading it).
+    Raises :class:`ImageError` as :func:`load_image`.
     """
     path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise ImageError("image.unreadable", path=path, detail=exc.strerror or exc) from None
-    return decode_photo(data, path)
+    return decode_photo(data, path, die)
 
 
-def decode_photo(data: bytes, path: str | Path) -> tuple[np.ndarray, float]:
+def decode_photo(data: bytes, path: str | Path,
+                 die: float | None = None) -> tuple[np.ndarray, float]:
     """:func:`load_photo` of a file's bytes already in memory (a photo sent to the page),
     ``path`` naming it in the errors."""
     if not data:
@@ -60,9 +67,11 @@ def decode_photo(data: bytes, path: str | Path) -> tuple[np.ndarray, float]:
     size = declared_size(data)
     pixels = size[0] * size[1] if size else 0
     flag = cv2.IMREAD_COLOR
-    if pixels > MAX_PIXELS and data.startswith(JPEG_START):
-        flag = next((f for k, f in JPEG_SHRINKS if pixels <= MAX_PIXELS * k * k),
-                    JPEG_SHRINKS[-1][1])
+    if size and data.startswith(JPEG_START):
+        shrinks = [(k, f) for k, f in JPEG_SHRINKS
+                   if pixels > MAX_PIXELS * (k // 2) ** 2
+                   or (die is not None and die * max(size) / k >= DIE_PIXELS)]
+        flag = shrinks[-1][1] if shrinks else flag
     elif pixels > MAX_DECODED:
         raise ImageError("image.too_large", path=path, width=size[0], height=size[1],
                          most=MAX_DECODED // 1_000_000)

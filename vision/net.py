@@ -33,7 +33,7 @@ from __future__ import annotations
 import json
 import statistics
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 
 import cv2
@@ -82,12 +82,12 @@ class Found:
     box: tuple[int, int, int, int]
     score: float
 
-    @property
+    @cached_property
     def centre(self) -> tuple[float, float]:
         """Centre of the box in frame pixels."""
         return ((self.box[0] + self.box[2]) / 2.0, (self.box[1] + self.box[3]) / 2.0)
 
-    @property
+    @cached_property
     def side(self) -> float:
         """Longer side of the box in pixels."""
         return float(max(self.box[2] - self.box[0], self.box[3] - self.box[1]))
@@ -190,17 +190,32 @@ def _shrunk_around(
     return small, ((centre[0] - x0) * k, (centre[1] - y0) * k)
 
 
-def decode(out: np.ndarray, scale: float, threshold: float) -> list[Found]:
+def decode(out: np.ndarray, scale: float, threshold: float,
+           frame: tuple[int, int]) -> list[Found]:
     """Boxes from the detector output (1 x 5 x H x W: centre chance, width, height, x and y
-    offsets in the cell): local maxima of the centre chance above ``threshold``."""
+    offsets in the cell): local maxima of the centre chance above ``threshold``.
+
+    The boxes are clipped to ``frame`` (width, height; see :func:`clip_box`) and a find whose
+    centre lies outside it is dropped: the detector's input is padded to a square by
+    repeating the border, a die cut by the edge of a portrait frame repeats across the padding,
+    and the detector finds copies of it there. Those have their centre in the padding; what is
+    left of them after clipping is not a die. All finds at once: a look holds tens of them.
+    """
     heat = out[0, 0]
     peaks = (heat >= threshold) & (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8)))
     ys, xs = np.nonzero(peaks)
     w, h = out[0, 1:3][:, ys, xs] * SIZE_UNIT / scale
     cx = (xs + out[0, 3, ys, xs].astype(np.float64)) * STRIDE / scale
     cy = (ys + out[0, 4, ys, xs].astype(np.float64)) * STRIDE / scale
-    boxes = np.rint([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]).astype(int).T.tolist()
-    return [Found(tuple(box), score) for box, score in zip(boxes, heat[ys, xs].tolist(),
+    boxes = np.rint([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2]).astype(int)
+    fw, fh = frame
+    centre_x, centre_y = (boxes[0] + boxes[2]) / 2.0, (boxes[1] + boxes[3]) / 2.0
+    boxes = np.array([np.maximum(boxes[0], 0), np.maximum(boxes[1], 0),
+                      np.minimum(boxes[2], fw), np.minimum(boxes[3], fh)])
+    kept = ((centre_x >= 0) & (centre_x < fw) & (centre_y >= 0) & (centre_y < fh)
+            & (boxes[2] - boxes[0] >= MIN_SIDE) & (boxes[3] - boxes[1] >= MIN_SIDE))
+    boxes, scores = boxes[:, kept], heat[ys, xs][kept]
+    return [Found(tuple(box), score) for box, score in zip(boxes.T.tolist(), scores.tolist(),
                                                            strict=True)]
 
 
@@ -384,8 +399,7 @@ class DiceNets:
         box (the die itself, found whole), the pips are only dropped. A larger find around a
         group of tiny dice (far away, framed whole by the half-size look) is seldom read as a
         face, and its dice are read as faces: they stay."""
-        candidates = [(b, pips) for b in sorted(others, key=lambda f: -f.score)
-                      if (pips := _pips_of(b, found))]
+        candidates = _pips_of(sorted(others, key=lambda f: -f.score), found)
         if not candidates or self.classifier is None:
             return found
         inner = list({f: None for _, pips in candidates for f in pips})
@@ -419,10 +433,9 @@ class DiceNets:
         """The dice the detector finds in ``image`` shrunk by ``scale``, clipped to the frame:
         those it scores ``floor`` or more (the model's threshold when unsaid)."""
         small, scale = detector_input(image, scale)
-        found = decode(self.detector(to_blob(small[None])), scale,
-                       self.detect_threshold if floor is None else floor)
-        h, w = image.shape[:2]
-        return [c for f in found if (c := in_frame(f, w, h)) is not None]
+        return decode(self.detector(to_blob(small[None])), scale,
+                      self.detect_threshold if floor is None else floor,
+                      (image.shape[1], image.shape[0]))
 
     def classify(self, image: np.ndarray, found: list[Found]) -> np.ndarray:
         """Class probabilities (one row per die, columns as ``classes``); dice not read at
@@ -490,9 +503,18 @@ def _apart(faint: list[Found], found: list[Found]) -> list[Found]:
             if (np.hypot(*(centres - f.centre).T) >= APART * np.maximum(sides, f.side)).all()]
 
 
-def _pips_of(die: Found, found: list[Found]) -> list[Found]:
-    """The finds with their centre in ``die``'s box and less than ``PIP_SIDE`` of its side."""
-    return [f for f in found if f.side < PIP_SIDE * die.side and _inside(f.centre, die.box)]
+def _pips_of(dice: list[Found], found: list[Found]) -> list[tuple[Found, list[Found]]]:
+    """Each die of ``dice`` that holds finds of ``found`` (centre in its box, less than
+    ``PIP_SIDE`` of its side) with those finds, in the order of ``dice``; all pairs at once."""
+    if not dice or not found:
+        return []
+    sides = np.array([f.side for f in found])
+    holds = (_holds(np.array([d.box for d in dice], np.float64),
+                    np.array([f.centre for f in found]))
+             & (sides < PIP_SIDE * np.array([[d.side] for d in dice])))
+    return [(d, [found[j] for j in np.flatnonzero(row)]) for d, row in zip(dice, holds,
+                                                                          strict=True)
+            if row.any()]
 
 
 def _joined(kept: list[Found], others: list[Found]) -> list[Found]:
@@ -562,18 +584,6 @@ def clip_box(box: tuple[int, int, int, int], w: int, h: int) -> tuple[int, int, 
     are left either way (a reversed or empty box must never reach a crop)."""
     x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(w, box[2]), min(h, box[3])
     return (x0, y0, x1, y1) if x1 - x0 >= MIN_SIDE and y1 - y0 >= MIN_SIDE else None
-
-
-def in_frame(f: Found, w: int, h: int) -> Found | None:
-    """``f`` clipped to a ``w`` x ``h`` frame, or ``None`` when its centre lies outside it.
-
-    The detector's input is padded to a square by repeating the border: a die cut by the edge
-    of a portrait frame repeats across the padding, and the detector finds copies of it there.
-    Those have their centre in the padding; what is left of them after clipping is not a die.
-    """
-    cx, cy = f.centre
-    box = clip_box(f.box, w, h) if 0 <= cx < w and 0 <= cy < h else None
-    return None if box is None else Found(box, f.score)
 
 
 def read_model_file(name: str) -> dict:

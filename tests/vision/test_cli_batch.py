@@ -11,6 +11,7 @@ from dice_fixtures import byler, render_frame
 from test_cli_teach import run
 
 import vision.cli
+import vision.reader
 
 
 @pytest.fixture
@@ -47,14 +48,14 @@ def test_batch_reads_every_image_and_fails_at_the_end(batch, capsys):
 
 
 def test_a_reader_failure_is_named_in_french_and_the_batch_goes_on(batch, capsys, monkeypatch):
-    real = vision.cli.read
+    real = vision.reader.read
 
     def fragile(image, profile, **kw):
         if image.shape[1] == 50:
             raise RuntimeError("boom")
         return real(image, profile, **kw)
 
-    monkeypatch.setattr(vision.cli, "read", fragile)
+    monkeypatch.setattr(vision.reader, "read", fragile)  # what dice read calls
     code = run(["dice", "read", str(batch["portrait"]), str(batch["good"]), "--profile", "d6",
                 "--lang", "fr"])
     out, err = capsys.readouterr()

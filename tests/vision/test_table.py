@@ -14,6 +14,7 @@ from dice_fixtures import byler
 from vision import read, table
 from vision.cli import add_dice_parser
 from vision.evaluate import iou
+from vision.imageio import load_photo
 from vision.table import cut_outs_folder, load_table, table_path
 
 # A tray photo whose die labelled 5 the shipped reader reads as 4, unsure (0.50): the host is
@@ -21,6 +22,7 @@ from vision.table import cut_outs_folder, load_table, table_path
 # the host adds the 5, a die the reader missed.
 PHOTO = "IMG_20191208_112458"
 MISREAD = (289, 264, 323, 298)
+FOURS = "IMG_20191208_111246"  # another photo of the tray, with seven dice read surely as 4
 
 
 def run(argv: list[str]) -> int:
@@ -198,3 +200,58 @@ def test_a_large_die_is_described_at_the_size_of_a_tray_photos_dice(tray, tmp_pa
         die = die_at(roll, tuple(7 * v for v in (t.box[0] + 6, t.box[1] - 4, t.box[2] + 6,
                                                  t.box[3] - 4)))
         assert die.face == t.face or die.uncertain
+
+
+
+def test_a_die_read_as_a_face_once_corrected_is_described_whole_only_when_it_may_be_the_misread_die(
+        tray, tmp_path, monkeypatch):
+    """Once a die read as 4 was corrected to 5, every die read as 4 may be that die again. Its
+    hand-made description alone (half the cost) tells which of them lie far from every example
+    misread as 4: those are not described whole (the cost grew with every correction), the
+    misread die still is and is read right, and the dice read surely as 4 in another photo of
+    the tray keep their faces."""
+    image, truths, again = tray
+    assert confirm(tmp_path, image, truths, tmp_path / "table") == 0
+    assert load_table("d6", tmp_path / "table").corrected_from == {"4"}
+    whole = []
+    described = table.describe
+
+    def spied(frame, blobs, *known):
+        whole.extend(b.box for b in blobs)
+        return described(frame, blobs, *known)
+
+    monkeypatch.setattr(table, "describe", spied)
+    moved = (MISREAD[0] + 6, MISREAD[1] - 4, MISREAD[2] + 6, MISREAD[3] - 4)
+    die = die_at(read(again, "d6", data_dir=tmp_path / "table"), moved)
+    assert (die.face, die.uncertain) == ("5", False)
+    assert iou(max(whole, key=lambda box: iou(box, moved)), moved) > 0.5
+    other = next(p[1] for p in byler() if p[0] == FOURS)
+    fours = [d.box for d in read(other, "d6").dice if d.face == "4" and not d.uncertain]
+    whole.clear()
+    roll = read(other, "d6", data_dir=tmp_path / "table")
+    assert len(whole) < len(fours) == 7
+    assert all((die_at(roll, box).face, die_at(roll, box).uncertain) == ("4", False)
+               for box in fours)
+
+
+def test_a_large_jpeg_is_decoded_no_larger_than_the_tables_dice_need(tray, tmp_path, capsys):
+    """Once the table knows its dice, a 15 MP JPEG of the tray (dice about 200 pixels across)
+    is decoded at half its size (dice still over ``DIE_PIXELS``: decoding whole took longer than
+    reading), read as the photo itself is, and its boxes are given in the file's own pixels;
+    without the table it is decoded whole."""
+    image, truths, again = tray
+    assert confirm(tmp_path, image, truths, tmp_path / "table") == 0
+    path = tmp_path / "large.jpg"
+    cv2.imwrite(str(path), cv2.resize(again, None, fx=6, fy=6, interpolation=cv2.INTER_CUBIC),
+                [cv2.IMWRITE_JPEG_QUALITY, 95])
+    smallest = load_table("d6", tmp_path / "table").smallest()
+    assert load_photo(path)[1] == 1.0 and load_photo(path, smallest)[1] == 0.5
+    capsys.readouterr()
+    assert run(["dice", "read", str(path), "--profile", "d6", "--json",
+                "--data-dir", str(tmp_path / "table")]) == 0
+    dice = json.loads(capsys.readouterr().out)["dice"]
+    small = read(again, "d6", data_dir=tmp_path / "table")
+    assert sorted(d["face"] for d in dice) == small.faces
+    for die in small.dice:
+        near = max(dice, key=lambda d: iou(tuple(d["box"]), tuple(6 * v for v in die.box)))
+        assert iou(tuple(near["box"]), tuple(6 * v for v in die.box)) >= 0.5  # a match

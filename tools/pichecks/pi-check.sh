@@ -18,13 +18,15 @@
 #
 # Needs root (mmdebstrap, chroot, mounts). Fails, never passes silently, where binfmt_misc
 # cannot be mounted. PI_CHECK_ARCHES="arm64 armhf" by default; PI_CHECK_CACHE (default
-# /var/cache/companion-pi-check) holds the userlands, pip's downloads and the logs.
+# /var/cache/companion-pi-check) holds the userlands, pip's downloads and the logs;
+# PI_CHECK_BINFMT (default /proc/sys/fs/binfmt_misc) is where binfmt_misc is looked for.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=${PI_CHECK_CACHE:-/var/cache/companion-pi-check}
 ARCHES=${PI_CHECK_ARCHES:-arm64 armhf}
 SUITE=bookworm
+BINFMT=${PI_CHECK_BINFMT:-/proc/sys/fs/binfmt_misc}
 SHARED=${COMPANION_SHARED:-$REPO/../shared}
 PHOTOS_DIR=$SHARED/data/dice/byler-d6-train/images
 PHOTO_COUNT=10
@@ -56,8 +58,6 @@ took() {
 }
 mark started
 
-[ "$(id -u)" -eq 0 ] || fail "run as root (mmdebstrap, chroot and mounts need it)"
-
 need_tools() {
     local missing=()
     command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
@@ -71,16 +71,19 @@ need_tools() {
 }
 
 # binfmt_misc lets the kernel hand ARM programs to qemu: without it nothing below would run.
-need_binfmt() {
-    local binfmt=/proc/sys/fs/binfmt_misc
-    if [ ! -e "$binfmt/status" ]; then
-        mount -t binfmt_misc binfmt_misc "$binfmt" 2>/dev/null ||
-            fail "binfmt_misc cannot be mounted at $binfmt (a container without that" \
+# Checked first, before anything is installed or built.
+need_binfmt_mounted() {
+    if [ ! -e "$BINFMT/status" ]; then
+        mount -t binfmt_misc binfmt_misc "$BINFMT" 2>/dev/null ||
+            fail "binfmt_misc cannot be mounted at $BINFMT (a container without that" \
                  "privilege?): ARM programs cannot run here, nothing was checked"
     fi
+}
+
+need_interpreters() {
     for interpreter in qemu-aarch64 qemu-arm; do
         update-binfmts --enable "$interpreter" 2>/dev/null || true
-        grep -qx enabled "$binfmt/$interpreter" 2>/dev/null ||
+        grep -qx enabled "$BINFMT/$interpreter" 2>/dev/null ||
             fail "binfmt_misc has no enabled $interpreter entry: ARM programs cannot run here"
     done
 }
@@ -242,8 +245,10 @@ print(f"  ok  the same {count} dice (faces and boxes) as on x86 in the {len(x86)
 EOF
 }
 
+need_binfmt_mounted
+[ "$(id -u)" -eq 0 ] || fail "run as root (mmdebstrap, chroot and mounts need it)"
 need_tools
-need_binfmt
+need_interpreters
 install -d "$CACHE"
 mapfile -t photos < <(find "$PHOTOS_DIR" -name '*.jpg' 2>/dev/null | sort | head -"$PHOTO_COUNT")
 [ "${#photos[@]}" -eq "$PHOTO_COUNT" ] ||

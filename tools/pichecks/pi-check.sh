@@ -95,18 +95,19 @@ mirror() {
     echo "${uri:-http://deb.debian.org/debian}"
 }
 
-# The cached userland of an architecture: built once per package list, then only layered over.
-# mmdebstrap downloads with the host's apt, in parallel; this machine's dpkg unpacks the
-# packages (mmdebstrap's chrootless mode, through bin/dpkg, which keeps every maintainer script
-# chrooted in the userland), so only the packages' scripts run under emulation. The build runs
+# The cached userland of an architecture: built once per package list (and bin/dpkg), then
+# only layered over. mmdebstrap downloads with the host's apt, in parallel; this machine's dpkg
+# unpacks the packages (mmdebstrap's chrootless mode, through bin/dpkg, which keeps every
+# maintainer script chrooted in the userland), so only the packages' scripts run under
+# emulation (unpacking under emulation was half of the build). The build runs
 # in a mount namespace of its own where this machine's / is read-only and only the userland
 # being built is writable: nothing the packages run can touch this machine. Documentation,
 # manual pages and translations are left out (nothing checked reads them), apt's lists kept
 # (the installer reads them).
 userland() {
     local arch=$1 packages=$2 key base
-    key=$(echo "$SUITE $arch mmdebstrap chrootless-dpkg apt nodocs $packages" | sha256sum |
-          cut -c1-12)
+    key=$( (echo "$SUITE $arch mmdebstrap chrootless apt $packages"
+            cat "$REPO/tools/pichecks/bin/dpkg") | sha256sum | cut -c1-12)
     base=$CACHE/$SUITE-$arch-$key
     if [ ! -d "$base" ]; then
         local t build=$CACHE/build-$arch

@@ -18,13 +18,15 @@
 #
 # Needs root (mmdebstrap, chroot, mounts). Fails, never passes silently, where binfmt_misc
 # cannot be mounted. PI_CHECK_ARCHES="arm64 armhf" by default; PI_CHECK_CACHE (default
-# /var/cache/companion-pi-check) holds the userlands, pip's downloads and the logs.
+# /var/cache/companion-pi-check) holds the userlands, pip's downloads and the logs;
+# PI_CHECK_BINFMT (default /proc/sys/fs/binfmt_misc) is where binfmt_misc is looked for.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=${PI_CHECK_CACHE:-/var/cache/companion-pi-check}
 ARCHES=${PI_CHECK_ARCHES:-arm64 armhf}
 SUITE=bookworm
+BINFMT=${PI_CHECK_BINFMT:-/proc/sys/fs/binfmt_misc}
 SHARED=${COMPANION_SHARED:-$REPO/../shared}
 PHOTOS_DIR=$SHARED/data/dice/byler-d6-train/images
 PHOTO_COUNT=10
@@ -56,8 +58,6 @@ took() {
 }
 mark started
 
-[ "$(id -u)" -eq 0 ] || fail "run as root (mmdebstrap, chroot and mounts need it)"
-
 need_tools() {
     local missing=()
     command -v mmdebstrap >/dev/null || missing+=(mmdebstrap)
@@ -71,16 +71,19 @@ need_tools() {
 }
 
 # binfmt_misc lets the kernel hand ARM programs to qemu: without it nothing below would run.
-need_binfmt() {
-    local binfmt=/proc/sys/fs/binfmt_misc
-    if [ ! -e "$binfmt/status" ]; then
-        mount -t binfmt_misc binfmt_misc "$binfmt" 2>/dev/null ||
-            fail "binfmt_misc cannot be mounted at $binfmt (a container without that" \
+# Checked first, before anything is installed or built.
+need_binfmt_mounted() {
+    if [ ! -e "$BINFMT/status" ]; then
+        mount -t binfmt_misc binfmt_misc "$BINFMT" 2>/dev/null ||
+            fail "binfmt_misc cannot be mounted at $BINFMT (a container without that" \
                  "privilege?): ARM programs cannot run here, nothing was checked"
     fi
+}
+
+need_interpreters() {
     for interpreter in qemu-aarch64 qemu-arm; do
         update-binfmts --enable "$interpreter" 2>/dev/null || true
-        grep -qx enabled "$binfmt/$interpreter" 2>/dev/null ||
+        grep -qx enabled "$BINFMT/$interpreter" 2>/dev/null ||
             fail "binfmt_misc has no enabled $interpreter entry: ARM programs cannot run here"
     done
 }
@@ -92,30 +95,55 @@ mirror() {
     echo "${uri:-http://deb.debian.org/debian}"
 }
 
-# The cached userland of an architecture: built once per package list, then only layered over.
-# mmdebstrap downloads with the host's apt, in parallel, and leaves only dpkg's unpacking and
-# the packages' scripts to emulation; documentation, manual pages and translations are left
-# out (nothing checked reads them), apt's lists kept (the installer reads them).
+# The cached userland of an architecture: built once per package list (and bin/dpkg), then
+# only layered over. mmdebstrap downloads with the host's apt, in parallel; this machine's dpkg
+# unpacks the packages (mmdebstrap's chrootless mode, through bin/dpkg, which keeps every
+# maintainer script chrooted in the userland), so only the packages' scripts run under
+# emulation (unpacking under emulation was half of the build). The build runs
+# in a mount namespace of its own where this machine's / is read-only and only the userland
+# being built is writable: nothing the packages run can touch this machine. Documentation,
+# manual pages and translations are left out (nothing checked reads them), apt's lists kept
+# (the installer reads them).
 userland() {
     local arch=$1 packages=$2 key base
-    key=$(echo "$SUITE $arch mmdebstrap apt nodocs $packages" | sha256sum | cut -c1-12)
+    key=$( (echo "$SUITE $arch mmdebstrap chrootless apt $packages"
+            cat "$REPO/tools/pichecks/bin/dpkg") | sha256sum | cut -c1-12)
     base=$CACHE/$SUITE-$arch-$key
     if [ ! -d "$base" ]; then
-        local t
+        local t build=$CACHE/build-$arch
         mark t
         say "building the $arch userland (mmdebstrap $SUITE, once: cached in $base)" >&2
-        rm -rf --one-file-system "$base.partial"
-        mmdebstrap --mode=root --arch="$arch" --variant=apt --include="$packages" \
-            --skip=cleanup/apt/lists --aptopt='Acquire::Languages "none"' \
-            --dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
-            --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt=force-unsafe-io \
-            "$SUITE" "$base.partial" "$(mirror)" > "$CACHE/$arch-build.log" 2>&1 ||
+        rm -rf --one-file-system "$build"
+        install -d "$build/tmp"
+        unshare --mount --propagation private bash -c "$(declare -f build_userland);"' \
+            build_userland "$@"' _ "$arch" "$packages" "$build" "$(mirror)" "$SUITE" \
+            "$REPO/tools/pichecks/bin" \
+            > "$CACHE/$arch-build.log" 2>&1 ||
             fail "mmdebstrap $arch failed: see $CACHE/$arch-build.log"
-        mv "$base.partial" "$base"
+        mv "$build/root" "$base"
+        rm -rf --one-file-system "$build"
         took "$t"
         say "the $arch userland was built in $TOOK" >&2
     fi
     echo "$base"
+}
+
+# Run in its own mount namespace (see userland): $build is the only writable folder left.
+# mmdebstrap and apt find bin/dpkg first (PATH, and apt's Dir::Bin::dpkg, taken out again of
+# the userland's apt configuration at the end).
+build_userland() {
+    local arch=$1 packages=$2 build=$3 mirror=$4 suite=$5 bin=$6
+    mount --bind "$build" "$build"
+    mount -o remount,bind,ro / || { echo "cannot make / read-only for the build"; return 1; }
+    export TMPDIR=$build/tmp PATH=$bin:$PATH
+    mmdebstrap --mode=chrootless --arch="$arch" --variant=apt --include="$packages" \
+        --skip=cleanup/apt/lists --aptopt='Acquire::Languages "none"' \
+        --aptopt="Dir::Bin::dpkg \"$bin/dpkg\"" \
+        --setup-hook='mkdir -p "$1/dev" "$1/proc" && mount --bind /dev "$1/dev" &&
+                      mount -t proc proc "$1/proc"' \
+        --customize-hook='umount "$1/dev" "$1/proc" &&
+                          sed -i "/Dir::Bin::dpkg/d" "$1/etc/apt/apt.conf.d/99mmdebstrap"' \
+        "$suite" "$build/root" "$mirror"
 }
 
 mounted_under() { grep -q " $1/" /proc/mounts; }
@@ -153,7 +181,10 @@ in_root() {
     chroot "$1" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive PIP_DEFAULT_TIMEOUT=180 \
         PIP_CERT=/etc/ssl/certs/ca-certificates.crt PIP_PROGRESS_BAR=off \
-        PYTHONUNBUFFERED=1 "${@:2}"  # unbuffered: each line of the log has its own time
+        PIP_COMPILE=0 PYTHONUNBUFFERED=1 "${@:2}"
+    # unbuffered: each line of the log has its own time. PIP_COMPILE=0: pip byte-compiles none
+    # of what it installs (under emulation that was minutes); Python compiles what is imported
+    # the first time it is. (Not PIP_NO_COMPILE=1, which pip reads as --compile.)
 }
 
 check_arch() {
@@ -242,8 +273,10 @@ print(f"  ok  the same {count} dice (faces and boxes) as on x86 in the {len(x86)
 EOF
 }
 
+need_binfmt_mounted
+[ "$(id -u)" -eq 0 ] || fail "run as root (mmdebstrap, chroot and mounts need it)"
 need_tools
-need_binfmt
+need_interpreters
 install -d "$CACHE"
 mapfile -t photos < <(find "$PHOTOS_DIR" -name '*.jpg' 2>/dev/null | sort | head -"$PHOTO_COUNT")
 [ "${#photos[@]}" -eq "$PHOTO_COUNT" ] ||

@@ -23,6 +23,9 @@ MAX_AREA = 0.6
 ASPECTS = (1.15, 1.95)  # long side over short side of the cards looked for (playing: 1.4)
 MIN_FILL = 0.82  # the outline's area over its rectangle's: lower is a blob, not a card
 PAPER_SATURATION = 60  # of 255: paler is card stock; a thumb or a coloured table is more
+SIDE_BY_SIDE = 0.2  # two outlines sharing less than this of the smaller one are two cards
+SIDE_BY_SIDE_AREA = 0.3  # of the outline holding them, each: smaller are shapes on a card
+SAME_CARD = 0.9  # two outlines overlapping this much (shared over joined area) are one card
 CARD_SIZE = (240, 360)  # (width, height) of a straightened card, in pixels
 
 
@@ -43,20 +46,30 @@ def find_cards(frame: np.ndarray) -> list[CardSpot]:
         if scale < 1 else frame
     scale = min(scale, 1.0)
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-    _, bright = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    otsu, bright = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
     saturation = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[..., 1]
-    contours: list[np.ndarray] = []
-    for mask in (bright, bright & (saturation < PAPER_SATURATION).astype(np.uint8) * 255):
-        mask[edges > 0] = 0  # touching cards part along their edges
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        contours += cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
-    area = gray.shape[0] * gray.shape[1]
-    spots = [spot for c in contours if not _cut_by_edge(c, gray.shape)
-             and (spot := _card_outline(c, area)) is not None]
+    colour_edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(saturation, (5, 5), 0), 40, 120),
+                              np.ones((3, 3), np.uint8))
+    table = float(np.median(gray[bright == 0])) if (bright == 0).any() else 0.0
+    above_table = (gray > (table + otsu) / 2).astype(np.uint8) * 255
+    paper = (saturation < PAPER_SATURATION).astype(np.uint8) * 255
+    masks = {True: ((bright, edges), (bright & paper, edges)),  # Otsu's split
+             False: ((above_table, colour_edges), (above_table & paper, colour_edges))}
+    outlines: dict[bool, list[np.ndarray]] = {True: [], False: []}
+    for bright_only, pairs in masks.items():
+        for mask, parting in pairs:
+            mask[parting > 0] = 0  # touching cards part along their edges
+            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+            outlines[bright_only] += _card_outlines(mask)
+    spots = outlines[True] + [spot for spot in outlines[False]  # a card in half shadow:
+                              if not any(_overlap(spot, lit) > SAME_CARD  # Otsu's outline
+                                         for lit in outlines[True])]  # is kept where it is whole
     spots.sort(key=lambda c: -cv2.contourArea(c.astype(np.float32)))
     found: list[CardSpot] = []
-    for corners in spots:
+    for index, corners in enumerate(spots):
+        if _side_by_side(corners, spots[index + 1:]):
+            continue
         corners = corners / scale
         if any(_inside(corners, kept.corners) for kept in found):
             continue
@@ -69,6 +82,20 @@ def find_cards(frame: np.ndarray) -> list[CardSpot]:
     centre = np.array(frame.shape[1::-1], np.float32) / 2
     return sorted(found, key=lambda spot: float(np.linalg.norm(spot.corners.mean(axis=0)
                                                                - centre)))
+
+
+def _card_outlines(mask: np.ndarray) -> list[np.ndarray]:
+    """The corners of each card-shaped outline of ``mask`` wholly in view."""
+    contours = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    area = mask.shape[0] * mask.shape[1]
+    return [spot for c in contours if not _cut_by_edge(c, mask.shape)
+            and (spot := _card_outline(c, area)) is not None]
+
+
+def _overlap(one: np.ndarray, other: np.ndarray) -> float:
+    """How much two convex outlines overlap: their shared area over their joined area."""
+    shared = cv2.intersectConvexConvex(one, other)[0]
+    return shared / max(cv2.contourArea(one) + cv2.contourArea(other) - shared, 1e-6)
 
 
 def _cut_by_edge(contour: np.ndarray, shape: tuple[int, ...]) -> bool:
@@ -108,6 +135,19 @@ def _upright_order(corners: np.ndarray) -> np.ndarray:
     top = np.linalg.norm(corners[1] - corners[0])
     side = np.linalg.norm(corners[2] - corners[1])
     return corners if top <= side else np.roll(corners, -1, axis=0)
+
+
+def _side_by_side(corners: np.ndarray, smaller: list[np.ndarray]) -> bool:
+    """Whether the outline ``corners`` holds two smaller card outlines that barely overlap:
+    cards lying side by side, seen as one where no gap of table parts them."""
+    least = SIDE_BY_SIDE_AREA * cv2.contourArea(corners)
+    inner = [c for c in smaller if _inside(c, corners) and cv2.contourArea(c) >= least]
+    for i, one in enumerate(inner):
+        for other in inner[i + 1:]:
+            shared = cv2.intersectConvexConvex(one, other)[0]
+            if shared < SIDE_BY_SIDE * min(cv2.contourArea(one), cv2.contourArea(other)):
+                return True
+    return False
 
 
 def _inside(corners: np.ndarray, outer: np.ndarray) -> bool:

@@ -23,8 +23,10 @@ MAX_AREA = 0.6
 ASPECTS = (1.15, 1.95)  # long side over short side of the cards looked for (playing: 1.4)
 MIN_FILL = 0.82  # the outline's area over its rectangle's: lower is a blob, not a card
 PAPER_SATURATION = 60  # of 255: paler is card stock; a thumb or a coloured table is more
+SHADOWED = 0.42  # of the way from the table's grey to Otsu's threshold: a card in shadow is
+# brighter than this (its white border at 45 % light still is), the table's grain is not
 SIDE_BY_SIDE = 0.2  # two outlines sharing less than this of the smaller one are two cards
-SIDE_BY_SIDE_AREA = 0.3  # of the outline holding them, each: smaller are shapes on a card
+SIDE_BY_SIDE_AREA = 0.15  # of the outline holding them, each: smaller are shapes on a card
 SAME_CARD = 0.9  # two outlines overlapping this much (shared over joined area) are one card
 CARD_SIZE = (240, 360)  # (width, height) of a straightened card, in pixels
 
@@ -47,19 +49,21 @@ def find_cards(frame: np.ndarray) -> list[CardSpot]:
     scale = min(scale, 1.0)
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
     otsu, bright = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
+    table = _median_below(gray, otsu)  # Otsu's darker class: the table
+    _, above_table = cv2.threshold(gray, table + SHADOWED * (otsu - table), 255,
+                                   cv2.THRESH_BINARY)
     saturation = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[..., 1]
+    _, paper = cv2.threshold(saturation, PAPER_SATURATION - 1, 255, cv2.THRESH_BINARY_INV)
+    edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
     colour_edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(saturation, (5, 5), 0), 40, 120),
                               np.ones((3, 3), np.uint8))
-    table = float(np.median(gray[bright == 0])) if (bright == 0).any() else 0.0
-    above_table = (gray > (table + otsu) / 2).astype(np.uint8) * 255
-    paper = (saturation < PAPER_SATURATION).astype(np.uint8) * 255
-    masks = {True: ((bright, edges), (bright & paper, edges)),  # Otsu's split
-             False: ((above_table, colour_edges), (above_table & paper, colour_edges))}
+    masks = {True: ((bright, edges), (cv2.bitwise_and(bright, paper), edges)),  # Otsu's split
+             False: ((above_table, colour_edges),
+                     (cv2.bitwise_and(above_table, paper), colour_edges))}
     outlines: dict[bool, list[np.ndarray]] = {True: [], False: []}
     for bright_only, pairs in masks.items():
         for mask, parting in pairs:
-            mask[parting > 0] = 0  # touching cards part along their edges
+            mask = cv2.subtract(mask, parting)  # touching cards part along their edges
             mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
             outlines[bright_only] += _card_outlines(mask)
     spots = outlines[True] + [spot for spot in outlines[False]  # a card in half shadow:
@@ -82,6 +86,12 @@ def find_cards(frame: np.ndarray) -> list[CardSpot]:
     centre = np.array(frame.shape[1::-1], np.float32) / 2
     return sorted(found, key=lambda spot: float(np.linalg.norm(spot.corners.mean(axis=0)
                                                                - centre)))
+
+
+def _median_below(gray: np.ndarray, limit: float) -> float:
+    """The median of the greys of ``gray`` at or below ``limit``."""
+    counts = np.cumsum(cv2.calcHist([gray], [0], None, [256], [0, 256]).ravel()[:int(limit) + 1])
+    return float(np.searchsorted(counts, counts[-1] / 2)) if len(counts) and counts[-1] else 0.0
 
 
 def _card_outlines(mask: np.ndarray) -> list[np.ndarray]:

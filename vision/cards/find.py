@@ -8,6 +8,13 @@ rotated rectangle well enough, is a card; the pale parts alone are searched too,
 as bright as the card, joined to its outline, is cut off it. A thumb on a corner or a glare cuts
 into the outline, not into its hull or rectangle, so the card is still found where it lies. A
 card partly out of the frame is left out: what is out of view cannot be compared.
+
+A card half in shadow falls on both sides of Otsu's threshold (its dark art in the shadow is as
+dark as the table), so the frame is split again nearer the table's grey, where the shadowed
+white border still lies above it: there the outline is parted by colour edges only (a shadow
+changes the light, not the colour), and it is kept where Otsu's split did not already give the
+card whole. An outline holding two card outlines that barely overlap is cards lying side by
+side, not one card.
 """
 
 from __future__ import annotations

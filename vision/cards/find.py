@@ -34,7 +34,7 @@ SHADOWED = 0.42  # of the way from the table's grey to Otsu's threshold: a card 
 # brighter than this (its white border at 45 % light still is), the table's grain is not
 SIDE_BY_SIDE = 0.2  # two outlines sharing less than this of the smaller one are two cards
 SIDE_BY_SIDE_AREA = 0.15  # of the outline holding them, each: smaller are shapes on a card
-SAME_CARD = 0.9  # two outlines overlapping this much (shared over joined area) are one card
+SAME_CARD = 0.75  # two outlines overlapping this much (shared over joined area) are one card
 CARD_SIZE = (240, 360)  # (width, height) of a straightened card, in pixels
 
 

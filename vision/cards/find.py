@@ -12,9 +12,10 @@ card partly out of the frame is left out: what is out of view cannot be compared
 A card half in shadow falls on both sides of Otsu's threshold (its dark art in the shadow is as
 dark as the table), so the frame is split again nearer the table's grey, where the shadowed
 white border still lies above it: there the outline is parted by colour edges only (a shadow
-changes the light, not the colour), and it is kept where Otsu's split did not already give the
-card whole. An outline holding two card outlines that barely overlap is cards lying side by
-side, not one card.
+changes the light, not the colour), and it is kept when it has four clean corners (a pale patch
+of table joined to a card does not) and Otsu's split did not already give the card whole.
+An outline holding two card outlines that barely overlap is cards lying side by side, not one
+card.
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ def find_cards(frame: np.ndarray) -> list[CardSpot]:
         for mask, parting in pairs:
             mask = cv2.subtract(mask, parting)  # touching cards part along their edges
             mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-            outlines[bright_only] += _card_outlines(mask)
+            outlines[bright_only] += _card_outlines(mask, bright_only)
     spots = outlines[True] + [spot for spot in outlines[False]  # a card in half shadow:
                               if not any(_overlap(spot, lit) > SAME_CARD  # Otsu's outline
                                          for lit in outlines[True])]  # is kept where it is whole
@@ -101,12 +102,13 @@ def _median_below(gray: np.ndarray, limit: float) -> float:
     return float(np.searchsorted(counts, counts[-1] / 2)) if len(counts) and counts[-1] else 0.0
 
 
-def _card_outlines(mask: np.ndarray) -> list[np.ndarray]:
-    """The corners of each card-shaped outline of ``mask`` wholly in view."""
+def _card_outlines(mask: np.ndarray, cut: bool = True) -> list[np.ndarray]:
+    """The corners of each card-shaped outline of ``mask`` wholly in view (``cut``: also
+    outlines with a corner cut off, by their rectangle)."""
     contours = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
     area = mask.shape[0] * mask.shape[1]
     return [spot for c in contours if not _cut_by_edge(c, mask.shape)
-            and (spot := _card_outline(c, area)) is not None]
+            and (spot := _card_outline(c, area, cut)) is not None]
 
 
 def _overlap(one: np.ndarray, other: np.ndarray) -> float:
@@ -122,8 +124,10 @@ def _cut_by_edge(contour: np.ndarray, shape: tuple[int, ...]) -> bool:
     return x <= 1 or y <= 1 or x + width >= shape[1] - 1 or y + height >= shape[0] - 1
 
 
-def _card_outline(contour: np.ndarray, frame_area: int) -> np.ndarray | None:
-    """The four corners of ``contour`` when it is card-shaped, else None."""
+def _card_outline(contour: np.ndarray, frame_area: int, cut: bool = True
+                  ) -> np.ndarray | None:
+    """The four corners of ``contour`` when it is card-shaped, else None (``cut``: also when
+    a corner is cut off, a thumb on it, its rectangle's corners)."""
     hull = cv2.convexHull(contour)
     hull_area = cv2.contourArea(hull)
     if not MIN_AREA * frame_area <= hull_area <= MAX_AREA * frame_area:
@@ -136,6 +140,8 @@ def _card_outline(contour: np.ndarray, frame_area: int) -> np.ndarray | None:
     if not ASPECTS[0] <= aspect <= ASPECTS[1] or hull_area < MIN_FILL * w * h:
         return None
     poly = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
+    if len(poly) != 4 and not cut:
+        return None
     corners = poly.reshape(-1, 2).astype(np.float32) if len(poly) == 4 \
         else cv2.boxPoints(rect).astype(np.float32)  # a corner cut by a thumb: the rectangle
     return _upright_order(corners)

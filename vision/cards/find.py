@@ -35,6 +35,7 @@ SHADOWED = 0.42  # of the way from the table's grey to Otsu's threshold: a card 
 # brighter than this (its white border at 45 % light still is), the table's grain is not
 SIDE_BY_SIDE = 0.2  # two outlines sharing less than this of the smaller one are two cards
 SIDE_BY_SIDE_AREA = 0.15  # of the outline holding them, each: smaller are shapes on a card
+SOLID = 0.9  # of its hull, an outline found whole covers at least this much
 SAME_CARD = 0.75  # two outlines overlapping this much (shared over joined area) are one card
 CARD_SIZE = (240, 360)  # (width, height) of a straightened card, in pixels
 
@@ -140,8 +141,8 @@ def _card_outline(contour: np.ndarray, frame_area: int, cut: bool = True
     if not ASPECTS[0] <= aspect <= ASPECTS[1] or hull_area < MIN_FILL * w * h:
         return None
     poly = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
-    if len(poly) != 4 and not cut:
-        return None
+    if not cut and (len(poly) != 4 or cv2.contourArea(contour) < SOLID * hull_area):
+        return None  # a pale patch of table joined to the card, not a card whole
     corners = poly.reshape(-1, 2).astype(np.float32) if len(poly) == 4 \
         else cv2.boxPoints(rect).astype(np.float32)  # a corner cut by a thumb: the rectangle
     return _upright_order(corners)

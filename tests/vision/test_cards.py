@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from card_photos import board_cards, shown_frame, teaching_photo
 
-from benchmarks.cards import transform
+from benchmarks.cards import boards, transform
 from companion.cli import main
 from vision import VisionError
 from vision.cards import Deck, find_cards, read_cards, straighten
@@ -139,3 +139,10 @@ def test_a_card_held_by_a_thumb_over_a_corner_is_still_named(deck, card):
     seen = [c for c in read_cards(covered, deck).cards
             if c.box[0] <= x <= c.box[2] and c.box[1] <= y <= c.box[3]]
     assert [c.id for c in seen] == [card]  # named, maybe asked: what is covered is not seen
+
+
+@pytest.mark.parametrize("photo", boards()["green-2"], ids=lambda path: path.stem)
+def test_cards_lying_close_together_are_found_one_by_one(photo):
+    """Nine cards a few millimetres apart: the split nearer the table's grey (for cards in
+    shadow) joins four of them into one card-shaped outline, which holds cards side by side."""
+    assert len(find_cards(cv2.imread(str(photo)))) == 9

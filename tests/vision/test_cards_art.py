@@ -11,10 +11,11 @@ import numpy as np
 import pytest
 from card_photos import teaching_photo
 
-from benchmarks.cards import ART, art_card, laid_on_table
+from benchmarks.cards import ART, art_card, laid_on_table, transform
 from vision.cards import Deck, find_cards, read_cards, straighten
 from vision.cards.deck import CONFIRM
 from vision.cards.features import features, inliers, self_inliers
+from vision.cards.find import _overlap
 
 TAUGHT = ("IMG_20191112_101208", "IMG_20191112_101906", "IMG_20191112_111119")
 UNTAUGHT = ("IMG_20191112_101646", "IMG_20191112_111451")  # other tables, other dice
@@ -71,3 +72,22 @@ def test_the_same_art_under_two_ids_is_reported_alike_and_asked(tmp_path):
 def test_a_plain_card_is_left_to_its_look():
     picture = _straight(teaching_photo("red-1-solid-oval"))
     assert self_inliers(picture, features(picture)) < CONFIRM
+
+
+@pytest.mark.parametrize("name", (*TAUGHT, *UNTAUGHT))
+def test_a_card_half_in_shadow_is_found_whole(name):
+    """Half the card darkened to 45 % (as benchmarks/cards.py does): its dark art in the shadow
+    is as dark as the table, yet the whole card is found, not its lit half."""
+    rng = np.random.default_rng(8)
+    card = art_card(cv2.imread(str(ART / f"{name}.jpg")))
+    frame, spot = laid_on_table(card, rng)
+    shaded, _ = transform("shadow", frame, [(name, spot)], rng)
+    found = [_overlap(seen.corners, spot.corners) for seen in find_cards(shaded)]
+    assert max(found, default=0.0) > 0.85
+
+
+def test_a_taught_card_half_in_shadow_is_named(deck):
+    rng = np.random.default_rng(9)
+    frame, spot = laid_on_table(art_card(cv2.imread(str(ART / f"{TAUGHT[0]}.jpg"))), rng)
+    shaded, _ = transform("shadow", frame, [(TAUGHT[0], spot)], rng)
+    assert read_cards(shaded, deck).cards[0].id == TAUGHT[0]

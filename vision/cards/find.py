@@ -8,6 +8,14 @@ rotated rectangle well enough, is a card; the pale parts alone are searched too,
 as bright as the card, joined to its outline, is cut off it. A thumb on a corner or a glare cuts
 into the outline, not into its hull or rectangle, so the card is still found where it lies. A
 card partly out of the frame is left out: what is out of view cannot be compared.
+
+A card half in shadow falls on both sides of Otsu's threshold (its dark art in the shadow is as
+dark as the table), so the frame is split again nearer the table's grey, where the shadowed
+white border still lies above it: there the outline is parted by colour edges only (a shadow
+changes the light, not the colour), and it is kept when it has four clean corners (a pale patch
+of table joined to a card does not) and Otsu's split did not already give the card whole.
+An outline holding two card outlines that barely overlap is cards lying side by side, not one
+card.
 """
 
 from __future__ import annotations
@@ -23,6 +31,12 @@ MAX_AREA = 0.6
 ASPECTS = (1.15, 1.95)  # long side over short side of the cards looked for (playing: 1.4)
 MIN_FILL = 0.82  # the outline's area over its rectangle's: lower is a blob, not a card
 PAPER_SATURATION = 60  # of 255: paler is card stock; a thumb or a coloured table is more
+SHADOWED = 0.42  # of the way from the table's grey to Otsu's threshold: a card in shadow is
+# brighter than this (its white border at 45 % light still is), the table's grain is not
+SIDE_BY_SIDE = 0.2  # two outlines sharing less than this of the smaller one are two cards
+SIDE_BY_SIDE_AREA = 0.15  # of the outline holding them, each: smaller are shapes on a card
+SOLID = 0.9  # of its hull, an outline found whole covers at least this much
+SAME_CARD = 0.75  # two outlines overlapping this much (shared over joined area) are one card
 CARD_SIZE = (240, 360)  # (width, height) of a straightened card, in pixels
 
 
@@ -43,20 +57,32 @@ def find_cards(frame: np.ndarray) -> list[CardSpot]:
         if scale < 1 else frame
     scale = min(scale, 1.0)
     gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
-    _, bright = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
+    otsu, bright = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    table = _median_below(gray, otsu)  # Otsu's darker class: the table
+    _, above_table = cv2.threshold(gray, table + SHADOWED * (otsu - table), 255,
+                                   cv2.THRESH_BINARY)
     saturation = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[..., 1]
-    contours: list[np.ndarray] = []
-    for mask in (bright, bright & (saturation < PAPER_SATURATION).astype(np.uint8) * 255):
-        mask[edges > 0] = 0  # touching cards part along their edges
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        contours += cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
-    area = gray.shape[0] * gray.shape[1]
-    spots = [spot for c in contours if not _cut_by_edge(c, gray.shape)
-             and (spot := _card_outline(c, area)) is not None]
+    _, paper = cv2.threshold(saturation, PAPER_SATURATION - 1, 255, cv2.THRESH_BINARY_INV)
+    edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((3, 3), np.uint8))
+    colour_edges = cv2.dilate(cv2.Canny(cv2.GaussianBlur(saturation, (5, 5), 0), 40, 120),
+                              np.ones((3, 3), np.uint8))
+    masks = {True: ((bright, edges), (cv2.bitwise_and(bright, paper), edges)),  # Otsu's split
+             False: ((above_table, colour_edges),
+                     (cv2.bitwise_and(above_table, paper), colour_edges))}
+    outlines: dict[bool, list[np.ndarray]] = {True: [], False: []}
+    for bright_only, pairs in masks.items():
+        for mask, parting in pairs:
+            mask = cv2.subtract(mask, parting)  # touching cards part along their edges
+            mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+            outlines[bright_only] += _card_outlines(mask, bright_only)
+    spots = outlines[True] + [spot for spot in outlines[False]  # a card in half shadow:
+                              if not any(_overlap(spot, lit) > SAME_CARD  # Otsu's outline
+                                         for lit in outlines[True])]  # is kept where it is whole
     spots.sort(key=lambda c: -cv2.contourArea(c.astype(np.float32)))
     found: list[CardSpot] = []
-    for corners in spots:
+    for index, corners in enumerate(spots):
+        if _side_by_side(corners, spots[index + 1:]):
+            continue
         corners = corners / scale
         if any(_inside(corners, kept.corners) for kept in found):
             continue
@@ -71,6 +97,27 @@ def find_cards(frame: np.ndarray) -> list[CardSpot]:
                                                                - centre)))
 
 
+def _median_below(gray: np.ndarray, limit: float) -> float:
+    """The median of the greys of ``gray`` at or below ``limit``."""
+    counts = np.cumsum(cv2.calcHist([gray], [0], None, [256], [0, 256]).ravel()[:int(limit) + 1])
+    return float(np.searchsorted(counts, counts[-1] / 2)) if len(counts) and counts[-1] else 0.0
+
+
+def _card_outlines(mask: np.ndarray, cut: bool = True) -> list[np.ndarray]:
+    """The corners of each card-shaped outline of ``mask`` wholly in view (``cut``: also
+    outlines with a corner cut off, by their rectangle)."""
+    contours = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    area = mask.shape[0] * mask.shape[1]
+    return [spot for c in contours if not _cut_by_edge(c, mask.shape)
+            and (spot := _card_outline(c, area, cut)) is not None]
+
+
+def _overlap(one: np.ndarray, other: np.ndarray) -> float:
+    """How much two convex outlines overlap: their shared area over their joined area."""
+    shared = cv2.intersectConvexConvex(one, other)[0]
+    return shared / max(cv2.contourArea(one) + cv2.contourArea(other) - shared, 1e-6)
+
+
 def _cut_by_edge(contour: np.ndarray, shape: tuple[int, ...]) -> bool:
     """Whether the outline runs along the frame's edge: a card partly out of view, which
     cannot be read whole."""
@@ -78,8 +125,10 @@ def _cut_by_edge(contour: np.ndarray, shape: tuple[int, ...]) -> bool:
     return x <= 1 or y <= 1 or x + width >= shape[1] - 1 or y + height >= shape[0] - 1
 
 
-def _card_outline(contour: np.ndarray, frame_area: int) -> np.ndarray | None:
-    """The four corners of ``contour`` when it is card-shaped, else None."""
+def _card_outline(contour: np.ndarray, frame_area: int, cut: bool = True
+                  ) -> np.ndarray | None:
+    """The four corners of ``contour`` when it is card-shaped, else None (``cut``: also when
+    a corner is cut off, a thumb on it, its rectangle's corners)."""
     hull = cv2.convexHull(contour)
     hull_area = cv2.contourArea(hull)
     if not MIN_AREA * frame_area <= hull_area <= MAX_AREA * frame_area:
@@ -92,6 +141,8 @@ def _card_outline(contour: np.ndarray, frame_area: int) -> np.ndarray | None:
     if not ASPECTS[0] <= aspect <= ASPECTS[1] or hull_area < MIN_FILL * w * h:
         return None
     poly = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
+    if not cut and (len(poly) != 4 or cv2.contourArea(contour) < SOLID * hull_area):
+        return None  # a pale patch of table joined to the card, not a card whole
     corners = poly.reshape(-1, 2).astype(np.float32) if len(poly) == 4 \
         else cv2.boxPoints(rect).astype(np.float32)  # a corner cut by a thumb: the rectangle
     return _upright_order(corners)
@@ -108,6 +159,19 @@ def _upright_order(corners: np.ndarray) -> np.ndarray:
     top = np.linalg.norm(corners[1] - corners[0])
     side = np.linalg.norm(corners[2] - corners[1])
     return corners if top <= side else np.roll(corners, -1, axis=0)
+
+
+def _side_by_side(corners: np.ndarray, smaller: list[np.ndarray]) -> bool:
+    """Whether the outline ``corners`` holds two smaller card outlines that barely overlap:
+    cards lying side by side, seen as one where no gap of table parts them."""
+    least = SIDE_BY_SIDE_AREA * cv2.contourArea(corners)
+    inner = [c for c in smaller if _inside(c, corners) and cv2.contourArea(c) >= least]
+    for i, one in enumerate(inner):
+        for other in inner[i + 1:]:
+            shared = cv2.intersectConvexConvex(one, other)[0]
+            if shared < SIDE_BY_SIDE * min(cv2.contourArea(one), cv2.contourArea(other)):
+                return True
+    return False
 
 
 def _inside(corners: np.ndarray, outer: np.ndarray) -> bool:

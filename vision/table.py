@@ -179,22 +179,21 @@ class Table:
                     <= sides[1]]
         if not self.examples:
             return dice
-        doubted = [i for i, d in enumerate(dice) if d.uncertain and d.confidence >= EVEN]
-        suspect = [i for i, d in enumerate(dice)
-                   if d.face in self.corrected_from and not (d.uncertain and d.confidence >= EVEN)]
-        if not doubted and not suspect:
+        doubted = [d.uncertain and d.confidence >= EVEN for d in dice]
+        checked = [i for i, d in enumerate(dice) if doubted[i] or d.face in self.corrected_from]
+        if not checked:
             return dice
-        looks = _looked_at(image, [dice[i].box for i in doubted + suspect])
-        hands = [None if blob is None else hand_made(part, [blob])[0] for part, blob in looks]
-        near = [k for k, i in enumerate(doubted + suspect)
-                if self._may_change(hands[k], dice[i].face, k < len(doubted))]
+        looks = _looked_at(image, [dice[i].box for i in checked])
+        hands = _hands(looks)
+        near = [k for k, i in enumerate(checked)
+                if self._may_change(hands[k], dice[i].face, doubted[i])]
         dice = list(dice)
         vectors = _completed([looks[k] for k in near], [hands[k] for k in near])
         for k, vector in zip(near, vectors, strict=True):
-            i = (doubted + suspect)[k]
+            i = checked[k]
             face, misread = (None, False) if vector is None else self.face_of(vector,
                                                                                dice[i].face)
-            if face is not None and (face != dice[i].face or k < len(doubted)):
+            if face is not None and (face != dice[i].face or doubted[i]):
                 dice[i] = replace(dice[i], face=face, confidence=max(SURE, dice[i].confidence),
                                   uncertain=False)
             elif misread:
@@ -349,8 +348,7 @@ def forget(profile: str, data_dir: Path, example_id: str | None = None) -> int:
 def _vectors(image: np.ndarray, boxes: list[Box]) -> list[np.ndarray | None]:
     """The description of the die in each box (``None`` where its face cannot be described)."""
     looks = _looked_at(image, boxes)
-    return _completed(looks, [None if blob is None else hand_made(part, [blob])[0]
-                              for part, blob in looks])
+    return _completed(looks, _hands(looks))
 
 
 def _looked_at(image: np.ndarray, boxes: list[Box]) -> list[tuple[np.ndarray, Blob | None]]:
@@ -370,6 +368,12 @@ def _looked_at(image: np.ndarray, boxes: list[Box]) -> list[tuple[np.ndarray, Bl
         part, box = (image, box) if _side(box) <= LARGE else _shrunk(image, box)
         looks.append((part, die_pixels(part, box)))
     return looks
+
+
+def _hands(looks: list[tuple[np.ndarray, Blob | None]]) -> list[np.ndarray | None]:
+    """The hand-made part of the description of each die of ``looks`` (see :func:`_looked_at`),
+    ``None`` where there is no die to describe."""
+    return [None if blob is None else hand_made(part, [blob])[0] for part, blob in looks]
 
 
 def _completed(looks: list[tuple[np.ndarray, Blob | None]],

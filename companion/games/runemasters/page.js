@@ -102,19 +102,8 @@ function spaceLabel(space) {
  * (``<path>.<n>``): the correction's spaces, and the space a hit or a Mark takes. */
 const spacePicker = (from, field = "space") => ({name: field, kind: "choice", from,
   label: spaceLabel, optional: true});
-/** The spaces of ``paths`` where a monster stands, path by path, nearest the guardian first. */
-const monsterSpaces = (view, paths) => spaces(view).filter((space) => {
-  const [path, n] = space.split(".");
-  return paths.includes(path) && view.paths[path].spaces[Number(n) - 1];
-});
-/** A rune hits «le premier monstre sur votre chemin»: the first monster of the active
- * guardian's path (the only space a hit takes). */
-const firstMonster = (view) => monsterSpaces(view, [view.guardians[view.active].path])
-  .slice(0, 1);
-/** The spaces a Mark takes now: Kyreas' Tourbillon the first monster of his path, Neltaï's
- * Échange any monster (to another path); the other Marks point at a guardian, not a space. */
-const markSpaces = (view) => (view.active === "kyreas" ? firstMonster(view)
-  : view.active === "neltai" ? monsterSpaces(view, PATHS) : []);
+/** The spaces a hit or the active guardian's Mark point at now, as the rules name them. */
+const targetSpaces = (kind) => (view) => view.target_spaces[kind];
 /** The event's fields with the space picked as ``<path>.<n>`` sent as the rules take it: its
  * number, and (``withPath``: Neltaï's Échange) the path it is on as ``from``. */
 function atSpace(fields, withPath = false) {
@@ -141,7 +130,7 @@ function weakPoints(view) {
 const DESCRIPTION = {
   angel: {fields: [{name: "guardian", kind: "choice", from: guardians}]},
   hit: {when: (view) => hitDice(view).length > 0, fields: [die("die", "choice", {from: hitDice}),
-    spacePicker(firstMonster), {name: "as_life", kind: "check"}], build: (f) => atSpace(f)},
+    spacePicker(targetSpaces("hit")), {name: "as_life", kind: "check"}], build: (f) => atSpace(f)},
   move: {when: (view) => (view.free_moves || []).length > 0,  // with a die: its one-tap rows
     fields: [{name: "to", kind: "choice", chips: true, from: (view) => view.free_moves}]},
   block: {when: (view) => dieIndexes(view).length >= 2,
@@ -151,7 +140,7 @@ const DESCRIPTION = {
   mark: {fields: [die("die"),
     {name: "target", kind: "choice", from: guardians, optional: true},
     {name: "rune", kind: "choice", from: () => RUNES, optional: true},
-    spacePicker(markSpaces),
+    spacePicker(targetSpaces("mark")),
     {name: "to", kind: "choice", from: () => PATHS, optional: true}],
   build: (f, view) => atSpace(f, view.active === "neltai")},
   ultimate: {fields: [{name: "target", kind: "choice", from: guardians, optional: true},

@@ -19,6 +19,7 @@ from .table import (
     Out,
     State,
     cap,
+    first_monster,
     free_paths,
     guardian_on,
     living,
@@ -90,6 +91,20 @@ def _exchange(state: State, fields: Fields, die: dict[str, Any], out: Out) -> No
 
 
 MARKS = {"ismoros": _shield, "kyreas": _whirlwind, "kulak": _prayer, "neltai": _exchange}
+
+
+def target_spaces(state: State) -> dict[str, list[str]]:
+    """The spaces, as ``<path>.<n>``, that a hit and the active guardian's Mark point at now: a
+    hit and Kyreas' Tourbillon the first monster of the guardian's path («le premier monstre sur
+    votre chemin»), Neltaï's Échange any monster («déplacez un monstre sur un autre chemin»);
+    the other Marks point at a guardian. The page offers only these."""
+    if state["phase"] != "actions":
+        return {"hit": [], "mark": []}
+    path = active(state)["path"]
+    first = first_monster(state, path)
+    hit = [] if first is None else [f"{path}.{first[0]}"]
+    every = [f"{p}.{n}" for p in paths_in_play(state) for n, _ in occupied(state, p)]
+    return {"hit": hit, "mark": {"kyreas": hit, "neltai": every}.get(state["active"], [])}
 
 
 def on_ultimate(state: State, fields: Fields, out: Out) -> None:

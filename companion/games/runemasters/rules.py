@@ -23,6 +23,7 @@ from companion.engine.rules import RulesGame
 from .catalog import CATALOG, DATA, DAWN, EVENT_CARDS, RUNES, card_name
 from .flow import deck_size, dice_count
 from .handlers import HANDLERS, LABELS
+from .powers import target_spaces
 from .schemas import EVENTS
 from .setup import initial_state
 from .table import Out, State
@@ -100,10 +101,11 @@ class Runemasters(RulesGame):
             next={"type": "end_turn"})
 
     def view(self, state: State) -> dict[str, Any]:
-        """The dashboard's picture of the table, with the one-tap actions of the dice and the
-        cards the table may reveal now."""
+        """The dashboard's picture of the table, with the one-tap actions of the dice, the
+        cards the table may reveal now, and the spaces a hit and a Mark point at."""
         return {**view(state, self.expects(state).to_json()), "taps": self.taps(state),
-                "cards": self.cards(state), "free_moves": self.free_moves(state)}
+                "cards": self.cards(state), "free_moves": self.free_moves(state),
+                "target_spaces": target_spaces(state)}
 
     def free_moves(self, state: State) -> list[str]:
         """The paths the active guardian may go to without spending a die now (an Event may

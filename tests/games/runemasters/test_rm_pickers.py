@@ -4,7 +4,7 @@ refused under Pavise («déplacez-vous ... en utilisant un dé», runemasters.fr
 
 from __future__ import annotations
 
-from runemasters_helpers import card, new_session, setup_event
+from runemasters_helpers import card, new_session, position, setup_event
 
 from companion.games.runemasters import GAME
 
@@ -48,3 +48,33 @@ def test_a_move_without_a_die_is_offered_only_when_the_rules_take_it(tmp_path):
     for path in ("blue", "red"):
         assert not GAME.takes(session.state, {"type": "move", "to": path})
     session.close()
+
+
+def test_the_spaces_a_hit_and_a_mark_point_at_are_the_ones_the_rules_take():
+    """The rules' view names the spaces the hit and Mark forms offer (the page used to work them
+    out itself): a rune hits «le premier monstre sur votre chemin», Kyreas' Tourbillon «n'importe
+    quel point faible du premier monstre sur votre chemin», Neltaï's Échange «déplacez un monstre
+    sur un autre chemin» (runemasters.fr.txt, "Actions liées aux runes" and "Les gardiens");
+    Kulak's Prière points at a guardian. Every space offered is taken, every other refused."""
+    monsters = {"red": {2: "shadow-red", 4: "archer-red"}, "blue": {1: "shadow-blue"}}
+    seats = (("kyreas", "red"), ("neltai", "blue"), ("kulak", "green"))
+    for active, hit, mark in [("kyreas", ["red.2"], ["red.2"]),
+                              ("neltai", ["blue.1"], ["red.2", "red.4", "blue.1"]),
+                              ("kulak", [], [])]:
+        state = position(*seats, monsters=monsters, active=active,
+                         faces=("white", "red", "violet", "blue"))
+        offered = GAME.view(state)["target_spaces"]
+        assert sorted(offered["hit"]) == sorted(hit), active
+        assert sorted(offered["mark"]) == sorted(mark), active
+        path = state["guardians"][active]["path"]
+        for n in range(1, 6):
+            takes = any(GAME.takes(state, {"type": "hit", "die": d, "space": n})
+                        for d in range(1, 4))
+            assert takes == (f"{path}.{n}" in hit), (active, n)
+        for space in mark:
+            where, n = space.split(".")
+            event = ({"type": "mark", "die": 0, "space": int(n), "rune": "red"}
+                     if active == "kyreas" else
+                     {"type": "mark", "die": 0, "from": where, "space": int(n),
+                      "to": "green" if where != "green" else "red"})
+            assert GAME.takes(state, event), (active, space)

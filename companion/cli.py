@@ -288,9 +288,9 @@ def _cards(args: argparse.Namespace, game: Game, session: Session) -> int:
 
 
 def _card_photos(args: argparse.Namespace) -> int:
-    """``cards photo CARD_ID PHOTO``: teach a card from a photo (under the data directory's
-    lock, as every change); ``cards read PHOTO``: the cards the camera would report there."""
-    from companion.cardphotos import pictures_folder, sync_pictures
+    """``cards photo CARD_ID PHOTO``: teach a card from a photo; ``cards read PHOTO``: the
+    cards the camera would report there."""
+    from companion.cardphotos import pictures_folder
     from vision import VisionError, load_image
     from vision.cards import Deck, read_cards
 
@@ -301,21 +301,40 @@ def _card_photos(args: argparse.Namespace) -> int:
     paths = _paths(args)
     try:
         frame = load_image(photo)
-        deck = Deck(pictures_folder(paths.root))
         if args.action == "read":
-            return _print_cards(args, photo, read_cards(frame, deck))
-        session = Session(paths)  # one writer per data directory
-        try:
-            sync_pictures(session)
-            taught = deck.teach(args.id, frame)
-        finally:
-            session.close()
+            return _print_cards(args, photo, read_cards(frame, Deck(pictures_folder(paths.root))))
+        return _teach_photo(args, paths, frame)
     except VisionError as error:
         print(error.text(_lang(args)), file=sys.stderr)
         return 2
-    _say(args, "cli.cards.photo_saved", id=taught.id, photo=photo, path=str(taught.path))
-    if taught.alike:
-        _say(args, "cli.cards.photo_alike", id=taught.id, alike=", ".join(taught.alike))
+
+
+def _teach_photo(args: argparse.Namespace, paths: DataPaths, frame: Any) -> int:
+    """Teach ``args.id`` from the card nearest the centre of ``frame``: its picture journaled
+    with a ``card_photo`` event of the box (under the data directory's lock, as every change),
+    then written where the card camera reads it, as the teach form's photo is."""
+    from companion.cardphotos import CARD_ID, pictures_folder, sync_pictures, taught_picture
+    from hardware.cards import frame_card_picture
+    from vision import VisionError
+
+    if not CARD_ID.match(args.id):
+        raise VisionError("cards.bad_id", id=repr(args.id))
+    session = Session(paths)  # one writer per data directory
+    try:
+        sync_pictures(session)  # what an earlier teaching could not write yet
+        picture = frame_card_picture(frame, args.id, paths.root)
+        if "problem" in picture:
+            print(picture["problem"].get(_lang(args), picture["problem"]["en"]), file=sys.stderr)
+            return 2
+        seq = session.submit_box(Event("card_photo", {"id": args.id}, "cli"),
+                                 [taught_picture(args.id, picture["jpeg"])])
+        sync_pictures(session)
+    finally:
+        session.close()
+    path = pictures_folder(paths.root) / f"{args.id}@j{seq}.png"
+    _say(args, "cli.cards.photo_saved", id=args.id, photo=args.photo, path=str(path))
+    if picture["alike"]:
+        _say(args, "cli.cards.photo_alike", id=args.id, alike=", ".join(picture["alike"]))
     return 0
 
 

@@ -122,6 +122,10 @@ class ChainBreak:
 
 SET_ASIDE = "set_aside"
 """The status of a game whose every event, setup included, a repair set aside."""
+BOX = "box"
+"""The status of the journal's record of the box itself: the events that teach outside every
+game (a card's photo taught from the command line, ``card_photo``). It is no game: no list of
+games shows it and no undo reaches its events."""
 
 
 class Journal:
@@ -274,6 +278,18 @@ class Journal:
         self._acknowledge(head)
         return Entry(head.seq, game_id, event, label)
 
+    def append_box(self, event: Event, learned: Sequence[Learned]) -> Entry:
+        """Record an event of the box itself (:data:`BOX`; its record made with the first) and
+        what it taught, in one transaction."""
+        with self._transaction():
+            row = self._db.execute("SELECT id FROM games WHERE status = ?", (BOX,)).fetchone()
+            game_id = row[0] if row else self._db.execute(
+                "INSERT INTO games (game, started, status) VALUES ('', ?, ?)",
+                (event.at, BOX)).lastrowid
+            head = self._insert(game_id, event, None, "", learned)
+        self._acknowledge(head)
+        return Entry(head.seq, game_id, event, None)
+
     def _insert(self, game_id: int, event: Event, label: dict | None, game: str,
                 learned: Sequence[Learned]) -> Head:
         body = json.dumps(event.fields, ensure_ascii=False, separators=(",", ":"))
@@ -410,9 +426,10 @@ class Journal:
     # -- reading -------------------------------------------------------------------------------
 
     def games(self) -> list[GameRecord]:
-        """Every game of the journal, oldest first (games a repair set aside whole left out)."""
+        """Every game of the journal, oldest first (games a repair set aside whole left out, and
+        the box's own record, :data:`BOX`)."""
         rows = self._db.execute("SELECT id, game, started, status, summary FROM games "
-                                "WHERE status != ? ORDER BY id", (SET_ASIDE,))
+                                "WHERE status NOT IN (?, ?) ORDER BY id", (SET_ASIDE, BOX))
         return [GameRecord(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
 
     def latest_game(self) -> GameRecord | None:

@@ -14,7 +14,7 @@ from typing import Any
 from . import backup
 from .definitions import DefinitionStore, merge_taught
 from .errors import RuleError, StoreError
-from .events import Event, Field, integer, validate
+from .events import Event, Field, integer, text, validate
 from .files import check_writable, ensure_dir, sweep_temp
 from .game import Game, Step, find_game, installed_games
 from .journal import ChainBreak, Entry, GameRecord, Journal, Learned
@@ -162,6 +162,11 @@ PICTURES = "picture"
 """The kind of what a teaching learned that is a picture (a card taught from a photo: its
 straightened image as JPEG bytes in base64): journaled with the event that taught it, and
 written into its own files (:mod:`companion.cardphotos`), never into ``definitions/``."""
+
+BOX_EVENTS = {"card_photo": {"id": Field(text)}}
+"""The events of the box itself, outside every game (docs/events.md, «Session events»):
+``card_photo``, a card taught from a photo on the command line (its picture journaled with it,
+:data:`PICTURES`)."""
 
 IMAGINARY = frozenset({"simulator"})
 """Sources whose inventions (the simulated table's cards) live in their game only, never in the
@@ -358,6 +363,24 @@ class Session:
                 let_go = self._frames[-STATES_HELD - 1]
                 self._frames[-STATES_HELD - 1] = replace(let_go, state=None)
             return self._accepted(entry, step, summary)
+
+    def submit_box(self, event: Event | Mapping[str, Any], taught: Sequence[Learned] = ()) -> int:
+        """Validate and journal an event of the box itself (:data:`BOX_EVENTS`) with what it
+        taught, in one transaction; return its journal position. It is no step of any game: the
+        game's history and undo never see it, as an undo never takes back what a teaching taught
+        (docs/journal.md). Listeners are not told: no game changed."""
+        if not isinstance(event, Event):
+            event = Event.from_json(event)
+        schema = BOX_EVENTS.get(event.type)
+        if schema is None:
+            raise RuleError("event.unknown_type", event=event.type, expected=sorted(BOX_EVENTS))
+        clean = Event(event.type, validate(event.type, event.fields, schema), event.source,
+                      event.at or time.time())
+        with self._lock:
+            self._check_storage()
+            entry = self._journal.append_box(clean, taught)
+            self.version = entry.seq
+            return entry.seq
 
     def submit_recorded(self, event: Event, version: int, source: str = "replay") -> list[Step]:
         """Submit one event of a recorded file written in event format ``version``: turned into

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from clitools import companion
 
+from companion.boxfile import export_box
 from companion.engine import Session
 from companion.engine.events import FORMAT
 from companion.engine.game import installed_games
@@ -132,3 +133,22 @@ def test_a_game_of_an_earlier_format_goes_on_in_todays(tmp_path):
         assert session.state == before
     finally:
         session.close()
+
+
+def test_a_card_photo_of_the_box_is_kept_with_the_game_it_follows(tmp_path):
+    """``last-bastion-card-photo``: the demo, then a card taught from a photo on the command
+    line, a ``card_photo`` event of the box (issue 43; docs/events.md, «Session events»). The
+    game resumes as it stood, an undo takes back the game's last step, and the picture stays
+    journaled and in the game's box file."""
+    data = tmp_path / "data"
+    shutil.copytree(CORPUS / "format-2" / "last-bastion-card-photo", data)
+    session = Session(data)
+    try:
+        before = session.history()[-2].state
+        session.submit({"type": "undo"})
+        assert session.state == before
+        assert [item for _seq, item, _body in session.pictures_since("none")] == ["incube"]
+        game = session.game
+    finally:
+        session.close()
+    assert list(export_box(data, game)["pictures"]) == ["incube"]

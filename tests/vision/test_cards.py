@@ -5,7 +5,6 @@ cards that look alike are reported when taught and asked, never guessed, when re
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -13,6 +12,7 @@ import pytest
 from card_photos import board_cards, shown_frame, teaching_photo
 
 from benchmarks.cards import boards, transform
+from companion.cardphotos import picture_files
 from companion.cli import main
 from vision import VisionError
 from vision.cards import Deck, find_cards, read_cards, straighten
@@ -103,7 +103,7 @@ def test_the_command_teaches_a_card_and_prints_what_the_camera_would_report(tmp_
     card = report["cards"][0]
     assert set(card) == {"id", "confidence", "uncertain", "box"} and len(card["box"]) == 4
     assert (card["id"], card["uncertain"]) == ("red-2-solid-oval", False)
-    assert Path(tmp_path / "data" / "definitions" / "photos" / "red-2-solid-oval.png").exists()
+    assert list(picture_files(tmp_path / "data")) == ["red-2-solid-oval"]
     assert main(["cards", "read", str(tmp_path / "missing.jpg"), *data]) == 2
     assert "missing.jpg" in capsys.readouterr().err
 

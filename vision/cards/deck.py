@@ -30,7 +30,7 @@ from ..profile import write_atomic
 from ..say import VisionError
 from .features import Features, features, inliers, self_inliers
 from .find import find_cards, straighten
-from .looks import GRID, SEEN, distances, look
+from .looks import GRID, SEEN, Looks, distances, look
 
 # Distances between looks (vision.cards.looks.distances), set on real photos of the 81 cards of
 # SET (benchmarks/cards.py): the same card read in another photo lay at about 0.08 (median) and
@@ -51,7 +51,7 @@ SHARE = 0.75  # of the inliers a picture has against itself moved, a card seen m
 CLEAR = 2.0  # the card confirmed has this many times the inliers of any other: a sure reading
 CANDIDATES = 3  # the cards nearest by look whose corners are checked
 AGAIN = "@"  # <id>@2.png: the second picture of a card taught twice
-_NO_LOOKS = np.zeros((0, GRID[1], GRID[0], SEEN + 1), np.float32)
+_NO_LOOKS = Looks.of(np.zeros((0, GRID[1], GRID[0], SEEN + 1), np.float32))
 CARD_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
 
 
@@ -132,15 +132,17 @@ class Deck:
         self._known = known
         with self._lock:
             self._stamp, self.ids, self.damaged = stamp, ids, damaged
-            self.looks = np.stack(looks) if looks else _NO_LOOKS
+            self.looks = Looks.of(np.stack(looks)) if looks else _NO_LOOKS  # made
+            # ready to compare once here, not at every card read
             self.corners = corners
 
     def taught(self) -> tuple[list[str], np.ndarray]:
         """The card of each taught picture and its look, as loaded last (one consistent
         pair)."""
-        return self._taught()[:2]
+        ids, looks, _corners = self._taught()
+        return ids, looks.looks
 
-    def _taught(self) -> tuple[list[str], np.ndarray, list[Corners]]:
+    def _taught(self) -> tuple[list[str], Looks, list[Corners]]:
         """:meth:`taught` and the corners of each picture."""
         with self._lock:
             return self.ids, self.looks, self.corners

@@ -13,6 +13,8 @@ differ by little ink, but by all they have).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -28,7 +30,6 @@ COVER_SATURATION = 60  # of 255: a cell more coloured than this (and than the ca
 COVER_ABOVE_PAPER = 40  # this much), joined to the card's edge, is a thumb or another object
 MAX_COVERED = 0.4  # of the card: more coloured surface joined to the edge is the card's own art
 SEEN = 4  # the channel of a look that says whether a cell shows the card (1) or is covered (0)
-_MEAN = np.array([0.25] * SEEN + [0.0], np.float32)  # of the channels but SEEN
 
 
 def look(card: np.ndarray) -> np.ndarray:
@@ -76,31 +77,89 @@ def _covered(inner: np.ndarray) -> np.ndarray:
     return cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
 
 
-def _apart(query: np.ndarray, taught: np.ndarray) -> np.ndarray:
-    """How far each look of ``query`` lies from each of ``taught`` (arrays of looks of the same
-    size, broadcast against each other), over the cells both show, relative to the ink both
-    hold there."""
-    both = query[..., SEEN] * taught[..., SEEN]
-    apart = np.abs(taught - query) @ _MEAN  # the mean of the first four channels as a
-    # product: numpy's reductions over a short last axis are slow
-    ink = np.clip(1.0 - query[..., 0], 0.0, None) + np.clip(1.0 - taught[..., 0], 0.0, None)
-    cells = (-2, -1)
-    return (apart * both).sum(axis=cells) / ((ink * both).sum(axis=cells)
-                                             + INK_FLOOR * np.maximum(both.sum(axis=cells), 1.0))
+@dataclass(frozen=True)
+class Cells:
+    """Looks laid flat to be compared at once: per look, the compared channels of its cells
+    (all but :data:`SEEN`, one row), which cells it shows, and its ink where it shows them."""
+
+    channels: np.ndarray  # (looks, cells x SEEN) float32
+    seen: np.ndarray  # (looks, cells): 1 where the look shows the card
+    seen_ink: np.ndarray  # (looks, cells)
+    hidden: np.ndarray | None  # ``seen`` for each compared value; None: every cell shows
+
+    @classmethod
+    def of(cls, looks: np.ndarray) -> Cells:
+        """The cells of ``looks`` (an array of looks of the same size)."""
+        return cls.flat(looks[..., :SEEN], looks[..., SEEN],
+                        np.clip(1.0 - looks[..., 0], 0.0, None))
+
+    @classmethod
+    def flat(cls, channels: np.ndarray, seen: np.ndarray, ink: np.ndarray) -> Cells:
+        """The cells of looks given as their compared channels, seen cells and ink, each
+        (looks, rows, columns[, SEEN])."""
+        count, cells = len(seen), int(np.prod(seen.shape[1:]))
+        seen = np.ascontiguousarray(seen.reshape(count, cells))
+        hidden = None if seen.all() else np.repeat(seen, SEEN, axis=1)
+        return cls(np.ascontiguousarray(channels.reshape(count, cells * SEEN)), seen,
+                   seen * ink.reshape(count, cells), hidden)
+
+    def __getitem__(self, rows: np.ndarray) -> Cells:
+        """The cells of some of the looks."""
+        return Cells(self.channels[rows], self.seen[rows], self.seen_ink[rows],
+                     None if self.hidden is None else self.hidden[rows])
 
 
-def distances(query: np.ndarray, taught: np.ndarray) -> np.ndarray:
-    """How far ``query`` (one look) is from each look of ``taught`` (N looks): the card either
-    way up, the nearest few compared again shifted by a cell, each over the cells both show
-    and relative to the ink of the two cards there."""
+@dataclass(frozen=True)
+class Looks:
+    """Taught looks made ready to be compared, once when they are loaded rather than at every
+    card read: their cells whole, and without their outer ring (compared shifted by a cell)."""
+
+    looks: np.ndarray  # (looks, rows, columns, SEEN + 1)
+    whole: Cells
+    inner: Cells
+
+    @classmethod
+    def of(cls, looks: np.ndarray) -> Looks:
+        """``looks`` (an array of looks of the same size) made ready."""
+        return cls(looks, Cells.of(looks), Cells.of(looks[:, 1:-1, 1:-1]))
+
+    def __len__(self) -> int:
+        return len(self.looks)
+
+
+def _apart(query: Cells, taught: Cells) -> np.ndarray:
+    """How far each of ``taught``'s looks lies from each of ``query``'s (looks x queries), over
+    the cells both show, relative to the ink both hold there: the mean difference of the
+    compared channels summed over those cells, over the ink summed there."""
+    diff = taught.channels[None] - query.channels[:, None]  # (queries, looks, values)
+    np.abs(diff, out=diff)  # in place: a new array of this size costs ten times the work
+    if taught.hidden is not None:
+        diff *= taught.hidden
+    weights = (np.full(diff.shape[-1], 1.0 / SEEN, np.float32) if query.hidden is None
+               else query.hidden[:, :, None] * np.float32(1.0 / SEEN))
+    apart = (diff @ weights).reshape(diff.shape[:2]).T
+    ink = taught.seen @ query.seen_ink.T + taught.seen_ink @ query.seen.T
+    both = taught.seen @ query.seen.T
+    return apart / (ink + INK_FLOOR * np.maximum(both, 1.0))
+
+
+def distances(query: np.ndarray, taught: Looks | np.ndarray) -> np.ndarray:
+    """How far ``query`` (one look) is from each look of ``taught`` (N looks, best made ready
+    once: :class:`Looks`): the card either way up, the nearest few compared again shifted by a
+    cell, each over the cells both show and relative to the ink of the two cards there."""
+    if not isinstance(taught, Looks):
+        taught = Looks.of(taught)
     if not len(taught):
         return np.zeros(0, np.float32)
-    turns = (query, query[::-1, ::-1])
-    near = np.minimum(*(_apart(q, taught) for q in turns))
+    turns = np.stack((query, query[::-1, ::-1]))
+    channels, seen = turns[..., :SEEN], turns[..., SEEN]
+    ink = np.clip(1.0 - turns[..., 0], 0.0, None)
+    near = _apart(Cells.flat(channels, seen, ink), taught.whole).min(axis=1)
     shortlist = np.argsort(near)[:SHORTLIST]
     rows, cols = query.shape[:2]
-    moved = np.stack([q[1 + dy:rows - 1 + dy, 1 + dx:cols - 1 + dx]
-                      for q in turns for dy, dx in SHIFTS])
-    shifted = _apart(moved[None], taught[shortlist, None, 1:-1, 1:-1]).min(axis=1)
+    moved = [np.stack([part[:, 1 + dy:rows - 1 + dy, 1 + dx:cols - 1 + dx] for dy, dx in SHIFTS],
+                      axis=1).reshape(-1, rows - 2, cols - 2, *part.shape[3:])
+             for part in (channels, seen, ink)]  # each turn shifted each way
+    shifted = _apart(Cells.flat(*moved), taught.inner[shortlist]).min(axis=1)
     near[shortlist] = np.minimum(near[shortlist], shifted)
     return near

@@ -85,8 +85,8 @@ install -d "$DESTDIR$PREFIX"
 # modules is compiled, only to install that pip and setuptools which are then upgraded at once
 # (41 processor seconds under emulation, `make pi-check`). The system's pip (python3-pip,
 # already compiled by apt) puts the newest pip in the venv instead, and the system's setuptools
-# is seen through --system-site-packages. The first time, it says it "can't uninstall 'pip'": it
-# leaves the system's own alone (Debian's pip never touches apt's packages).
+# is seen through --system-site-packages. The first time, pip says it is "not uninstalling pip
+# at /usr/lib/python3/dist-packages, outside environment": the system's own pip stays as it is.
 python3 -m venv --system-site-packages --without-pip "$VENV"
 numpy_version=$(python3 -c 'import numpy; print(numpy.__version__)')
 echo "numpy==$numpy_version" > "$DESTDIR$PREFIX/constraints.txt"

@@ -33,6 +33,7 @@ bench: setup
 	$(BIN)/python benchmarks/cafe.py --minutes 1
 
 # The installer and the companion in Debian Bookworm arm64 and armhf userlands under qemu (as
-# root; the userlands are cached in /var/cache/companion-pi-check): tools/pichecks/pi-check.sh
+# root; the userlands are cached in /var/cache/companion-pi-check; .ci/run runs it beside the
+# tests): tools/pichecks/pi-check.sh
 pi-check: setup
 	bash tools/pichecks/pi-check.sh

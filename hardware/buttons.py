@@ -65,9 +65,11 @@ class _Debounced:
             self.emit(press)
 
     def held(self) -> None:
-        """The pin has been pressed for the hold time."""
+        """The pin has been pressed for the hold time, by gpiozero's clock. It is read again:
+        on a loaded machine the release of a short press may not have been handled yet, and
+        a button already up is a short press, sent when its release is."""
         with self._lock:
-            if not self._down or self._held or not self.long_role:
+            if not self._down or self._held or not self.long_role or not self.is_pressed():
                 return
             self._held = True
         self.emit(Press(self.long_role, self.button, long=True))

@@ -124,6 +124,24 @@ def test_long_press_gives_its_own_role_once_and_no_short_press(factory, table):
     assert "Nothing to confirm" in spoken(table)[-1]
 
 
+def test_a_release_handled_after_the_hold_time_is_still_a_short_press(factory):
+    """On a loaded Pi, gpiozero's hold timer can run out before its thread has handled the
+    release of a short press: the pin already reads up, so it is "next", not the long role."""
+    sent = []
+    buttons = Buttons(PINS, {"next": "repeat"}, bounce_time=0, hold_time=10,
+                      pin_factory=factory)
+    buttons.start(sent.append)
+    try:
+        pin = factory.pin(17)
+        pin.drive_low()                       # pressed, and handled
+        pin._change_state(True)               # released: the pin reads up, not handled yet
+        buttons.devices["next"].when_held()   # the hold timer runs out first
+        pin._call_when_changed()              # then the release is handled
+        assert sent == [Press("next", "next")]
+    finally:
+        buttons.stop()
+
+
 class StuckPin(MockPin):
     """A pin held low by a stuck (or shorted) button: the pull-up cannot raise it."""
 

@@ -18,7 +18,8 @@
 #
 # Needs root (mmdebstrap, chroot, mounts). Fails, never passes silently, where binfmt_misc
 # cannot be mounted. PI_CHECK_ARCHES="arm64 armhf" by default; PI_CHECK_CACHE (default
-# /var/cache/companion-pi-check) holds the userlands, pip's downloads and the logs;
+# /var/cache/companion-pi-check) holds the userlands, pip's downloads and the logs, and a
+# lock (one run at a time: PI_CHECK_WAIT, default 1800, is how many seconds a second run waits);
 # PI_CHECK_BINFMT (default /proc/sys/fs/binfmt_misc) is where binfmt_misc is looked for.
 set -euo pipefail
 
@@ -118,12 +119,19 @@ userland() {
         unshare --mount --propagation private bash -c "$(declare -f build_userland);"' \
             build_userland "$@"' _ "$arch" "$packages" "$build" "$(mirror)" "$SUITE" \
             "$REPO/tools/pichecks/bin" \
-            > "$CACHE/$arch-build.log" 2>&1 ||
+            > "$CACHE/$arch-build.log" 2>&1 9>&- ||
             fail "mmdebstrap $arch failed: see $CACHE/$arch-build.log"
         mv "$build/root" "$base"
         rm -rf --one-file-system "$build"
         took "$t"
         say "the $arch userland was built in $TOOK" >&2
+        local stale
+        for stale in "$CACHE/$SUITE-$arch-"*; do
+            if [ "$stale" != "$base" ]; then
+                rm -rf --one-file-system "$stale"
+                say "removed $stale, built for another package list" >&2
+            fi
+        done
     fi
     echo "$base"
 }
@@ -180,11 +188,13 @@ timed() {
 in_root() {
     chroot "$1" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive PIP_DEFAULT_TIMEOUT=180 \
-        PIP_CERT=/etc/ssl/certs/ca-certificates.crt PIP_PROGRESS_BAR=off \
-        PIP_COMPILE=0 PYTHONUNBUFFERED=1 "${@:2}"
+        PIP_CERT=/etc/ssl/certs/ca-certificates.crt PIP_PROGRESS_BAR=off PIP_RETRIES=10 \
+        PIP_COMPILE=0 PYTHONUNBUFFERED=1 "${@:2}" 9>&-
     # unbuffered: each line of the log has its own time. PIP_COMPILE=0: pip byte-compiles none
     # of what it installs (under emulation that was minutes); Python compiles what is imported
-    # the first time it is. (Not PIP_NO_COMPILE=1, which pip reads as --compile.)
+    # the first time it is. (Not PIP_NO_COMPILE=1, which pip reads as --compile.) PIP_RETRIES:
+    # twice pip's 5, as the route to the index reset an emulated pip's connection 5 times in a
+    # row once, under a load of 10. 9>&-: no program of the userland holds the run's lock.
 }
 
 check_arch() {
@@ -278,10 +288,18 @@ need_binfmt_mounted
 need_tools
 need_interpreters
 install -d "$CACHE"
+# One run at a time on a machine: runs share the cached userlands, pip's downloads, the run-*
+# layers (removed and remade by each run) and the x86 readings. A second run waits for the first
+# (CI starting while `make pi-check` still runs), and gives up after PI_CHECK_WAIT seconds.
+exec 9> "$CACHE/lock"
+if ! flock -n 9; then
+    say "another pi-check holds $CACHE/lock: waiting for it (at most ${PI_CHECK_WAIT:-1800} s)"
+    flock -w "${PI_CHECK_WAIT:-1800}" 9 || fail "$CACHE/lock still held: nothing was checked"
+fi
 mapfile -t photos < <(find "$PHOTOS_DIR" -name '*.jpg' 2>/dev/null | sort | head -"$PHOTO_COUNT")
 [ "${#photos[@]}" -eq "$PHOTO_COUNT" ] ||
     fail "no $PHOTO_COUNT photos in $PHOTOS_DIR (shared/ next to the checkout, or COMPANION_SHARED)"
-x86=$CACHE/x86-readings-${ARCHES// /-}.jsonl  # its own file: two runs may overlap
+x86=$CACHE/x86-readings.jsonl
 "$REPO/.venv/bin/companion" dice read --json --profile d6 "${photos[@]}" > "$x86" ||
     fail "the x86 readings failed (make setup first)"
 say "x86 reference: $(wc -l < "$x86") photos read here"

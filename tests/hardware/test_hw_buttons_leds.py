@@ -60,7 +60,7 @@ def spoken(table):
 
 
 def test_next_confirms_what_the_game_expects_and_undo_goes_back(factory, table):
-    buttons = table.add(Buttons(PINS, {"next": "repeat"}, hold_time=0.2, pin_factory=factory))
+    buttons = table.add(Buttons(PINS, {"next": "repeat"}, hold_time=2.0, pin_factory=factory))
     session = table.session
     session.submit({"type": "card", "id": "incube"}, source="web")
     session.submit({"type": "place", "slot": "red.1"}, source="web")

@@ -35,7 +35,7 @@ def test_first_turn_at_the_box(tmp_path, monkeypatch, lang):
     conf.write_text(f'[general]\nlanguage = "{lang}"\n'
                     f'[rfid]\nreader = "keyboard"\ndevice = "{keyboard.path}"\n'
                     f'[camera]\nkind = "replay"\npath = "{video}"\nfps = 20.0\n'
-                    '[buttons]\nhold_time = 0.3\n')
+                    '[buttons]\nhold_time = 2.0\n')
     config = settings.load([conf])
     assert config.problems == []
     session = hwtools.Session(tmp_path / "data")

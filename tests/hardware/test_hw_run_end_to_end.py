@@ -111,7 +111,7 @@ def test_first_turn_through_companion_run(tmp_path, lang):
     conf = tmp_path / "config.toml"
     conf.write_text(f'[general]\nlanguage = "{lang}"\npin_factory = "mock"\n'
                     f'[speech]\nbackend = "espeak-ng"\nwav_dir = "{wavs}"\nrate = 300\n'
-                    f'[buttons]\nhold_time = 0.3\nmock_fifo = "{buttons}"\n'
+                    f'[buttons]\nhold_time = 2.0\nmock_fifo = "{buttons}"\n'
                     f'[rfid]\nreader = "keyboard"\ndevice = "{keyboard.path}"\n'
                     f'[camera]\nkind = "replay"\npath = "{video}"\nfps = 20.0\n')
     errors = (tmp_path / "stderr").open("w")

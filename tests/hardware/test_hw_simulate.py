@@ -50,7 +50,7 @@ def test_simulate_starts_the_configured_reader_only(tmp_path, monkeypatch):
 def test_pin_factory_from_the_environment_starts_the_buttons(tmp_path, monkeypatch):
     monkeypatch.setenv(build.PIN_FACTORY_ENV, "mock")
     fifo = tmp_path / "buttons"
-    config = load(tmp_path, f'[buttons]\nhold_time = 0.2\nmock_fifo = "{fifo}"\n')
+    config = load(tmp_path, f'[buttons]\nhold_time = 2.0\nmock_fifo = "{fifo}"\n')
     session = hwtools.started_game(tmp_path / "data")
     box = build.start(session, config, simulate=True)
     assert fifo.exists(), "the companion makes the FIFO"

@@ -47,7 +47,7 @@ def load_onnx(encoded: str) -> Network:
 def engine() -> tuple[str, str]:
     """Which library runs the networks in this process, and its version: ``("ONNX Runtime",
     ...)``, or ``("OpenCV", ...)`` where ONNX Runtime is not installed (``companion doctor``
-    says so: dice then read about 1.5 times more slowly)."""
+    says so: dice then read about twice as slowly)."""
     onnxruntime = _onnxruntime()
     if onnxruntime is None:
         return "OpenCV", cv2.__version__

@@ -37,6 +37,8 @@ PACKAGES=ca-certificates,python3-venv,python3-pip,python3-numpy,python3-spidev,e
 PACKAGES+=,alsa-utils,i2c-tools
 ARMHF_PACKAGES=$PACKAGES,python3-opencv  # 32-bit: OpenCV from apt (no wheel on PyPI)
 
+# pip's words for a connection the registry dropped or never answered
+DROPPED='ConnectionResetError|Connection reset by peer|Read timed out|NewConnectionError|ConnectTimeout'
 say() { echo "pi-check: $*"; }
 fail() { echo "pi-check: FAIL: $*" >&2; exit 1; }
 TICKS=$(getconf CLK_TCK)
@@ -233,10 +235,21 @@ check_arch() {
     mark i
     say "systemd/install.sh"
     local log=$CACHE/$arch-install.log
-    timed in_root "$root" bash /src/systemd/install.sh > "$log" || {
+    # Once more where the registry dropped pip's connections (seen under load: emulated TLS is
+    # slow, and pip's ten retries ran out on one index page); the installer runs again as a
+    # user would, over what the first run left. Any other failure fails at once.
+    local attempt
+    for attempt in 1 2; do
+        timed in_root "$root" bash /src/systemd/install.sh > "$log" && break
+        if [ "$attempt" -eq 1 ] && grep -qE "$DROPPED" "$log"; then
+            mv "$log" "$log.first"
+            say "the registry dropped pip's connections ($log.first): the installer runs again"
+            sleep 30
+            continue
+        fi
         tail -40 "$log"
         fail "$arch: systemd/install.sh failed (whole log, with each line's seconds: $log)"
-    }
+    done
     local steps='(==|!!)|Installing collected|Successfully installed|Building wheel|Running setup.py'
     grep -E "^ *[0-9]+ s  ($steps)" "$log" | cut -c1-150 | sed 's/^/    /'
     if grep -E 'Building wheel for (numpy|opencv|onnxruntime)' "$log"; then

@@ -30,8 +30,13 @@ def _shown(name: str, seed: int) -> np.ndarray:
 @pytest.fixture(scope="module")
 def deck(tmp_path_factory: pytest.TempPathFactory) -> Deck:
     """Three art cards, each taught from one frame."""
-    deck = Deck(tmp_path_factory.mktemp("art"))
-    for name in TAUGHT:
+    return _taught(tmp_path_factory.mktemp("art"), TAUGHT)
+
+
+def _taught(folder, names) -> Deck:
+    """A deck of the art cards ``names``, each taught from one frame."""
+    deck = Deck(folder)
+    for name in names:
         deck.teach(name, _shown(name, seed=1))
     return deck
 
@@ -100,10 +105,7 @@ ANOTHER_FROM_THAT_TABLE = "Image_130"  # a good part of their corners with this 
 @pytest.fixture(scope="module")
 def lookalike_deck(tmp_path_factory: pytest.TempPathFactory) -> Deck:
     """Three art cards of one table, each taught from one frame."""
-    deck = Deck(tmp_path_factory.mktemp("lookalikes"))
-    for name in LOOKALIKES:
-        deck.teach(name, _shown(name, seed=1))
-    return deck
+    return _taught(tmp_path_factory.mktemp("lookalikes"), LOOKALIKES)
 
 
 def test_an_untaught_card_seen_whole_sharing_part_of_a_taught_card_s_corners_is_unknown(

@@ -203,7 +203,7 @@ class Deck:
                    for i in ranked[:CANDIDATES]}
         if any(c.checkable for c in checked[ranked[0]]):  # the nearest card has corners of
             # its own: they must agree
-            return _confirmed(features(card), checked, box, border_clear(card))
+            return _confirmed(card, checked, box)
         margin = MARGIN * (1.0 + COVER_DOUBT * float(1.0 - seen[..., SEEN].mean()))
         sure = best <= SURE and second >= margin * best
         alike = tuple(i for i in ranked[1:3] if by_card[i] < MARGIN * best)
@@ -253,14 +253,15 @@ def border_clear(card: np.ndarray) -> bool:
     return float(off.mean()) <= OFF_PAPER
 
 
-def _confirmed(seen: Features, checked: dict[str, list[Corners]],
-               box: tuple[int, int, int, int], whole: bool) -> CardSeen:
-    """The card whose taught corners line up with ``seen``'s, among the cards nearest by look
-    (``checked``: their pictures' corners): sure when it has clearly more inliers than any
-    other and most of those its picture has against itself, asked when two have about as
-    many or it has only part of them (a card sharing its background), unknown when none has
-    enough, or, the card ``whole`` (all of it seen, evenly lit), when none has most of those
-    its picture has against itself."""
+def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
+               box: tuple[int, int, int, int]) -> CardSeen:
+    """The card whose taught corners line up with the straightened ``card``'s, among the cards
+    nearest by look (``checked``: their pictures' corners): sure when it has clearly more
+    inliers than any other and most of those its picture has against itself, asked when two
+    have about as many or it has only part of them (a card sharing its background), unknown
+    when none has enough, or, the card seen whole and evenly lit (:func:`border_clear`, looked
+    at only then), when none has most of those its picture has against itself."""
+    seen = features(card)
     counts, expected = {}, {}
     for card_id, pictures in checked.items():
         found = [(inliers(seen, c.features), c.own) for c in pictures]
@@ -269,7 +270,7 @@ def _confirmed(seen: Features, checked: dict[str, list[Corners]],
     top = counts[ranked[0]]
     if top < CONFIRM:
         return CardSeen(None, _sureness(CONFIRM / max(top, 1)), False, box)
-    if whole and all(counts[i] < WHOLE_SHARE * expected[i] for i in ranked):
+    if all(counts[i] < WHOLE_SHARE * expected[i] for i in ranked) and border_clear(card):
         share = max(counts[i] / max(expected[i], 1) for i in ranked)
         return CardSeen(None, _sureness(WHOLE_SHARE / max(share, 1e-6)), False, box)
     alike = tuple(i for i in ranked[1:] if counts[i] * CLEAR > top  # about as many, or

@@ -20,10 +20,11 @@ not photographed: no permissively licensed photo set of real art cards was found
 Each card is taught from its board's first photo (cut out round the card) and read in the three
 other photos, each shrunk to a 640-pixel frame. Three folds: in each, a third of the cards is
 left untaught and must be said unknown. Conditions, applied to the read frames: ``rotated``
-(the frame turned by a random angle, canvas enlarged), ``tilted`` (a camera tilted 30° from
-above the table: a perspective warp), ``shadow`` (half of each card darkened to 45 %, along a
-random line through its centre), ``covered`` (a skin-coloured thumb over 20 % of each card,
-at a random corner). Timing is the processor time of reading a 640-pixel frame on one core
+(the frame turned by a random angle on a canvas that holds it, shrunk back to 640 pixels on
+its long side as a camera's frame would be), ``tilted`` (a camera tilted 30° from above the
+table: a perspective warp), ``shadow`` (half of each card darkened to 45 %, along a random
+line through its centre), ``covered`` (a skin-coloured thumb over 20 % of each card, at a
+random corner). Timing is the processor time of reading a 640-pixel frame on one core
 (OpenCV held to one thread; processor time, as the machine it was measured on is shared).
 """
 
@@ -117,7 +118,9 @@ def transform(condition: str, frame: np.ndarray, cards: list[tuple[str, CardSpot
         size = (int(height * sin + width * cos), int(height * cos + width * sin))
         matrix[:, 2] += (size[0] / 2 - width / 2, size[1] / 2 - height / 2)
         out = cv2.warpAffine(frame, matrix, size, borderMode=cv2.BORDER_REPLICATE)
-        return out, [(label, matrix @ np.append(c, 1.0)) for label, c in centres]
+        scale = FRAME_SIDE / max(out.shape[:2])  # the camera's frame is 640 pixels, turned or not
+        out = cv2.resize(out, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        return out, [(label, scale * (matrix @ np.append(c, 1.0))) for label, c in centres]
     if condition == "tilted":
         return _tilted(frame, centres, 30.0)
     out = frame.astype(np.float32)

@@ -60,6 +60,27 @@ def test_a_card_not_taught_is_said_unknown_not_guessed(deck, card):
     assert (seen.id, seen.uncertain) == (None, False)
 
 
+@pytest.mark.parametrize("index", [1, 2, 3])
+def test_a_card_not_taught_is_unknown_though_its_twin_of_another_shape_is_taught(tmp_path, index):
+    # the striped green diamond, untaught, lies by look as near the taught striped green
+    # squiggle as a card to itself: only the outlines of their shapes tell them apart
+    deck = Deck(tmp_path)
+    untaught = "green-1-striped-diamond"
+    for card in board_cards("green-1"):
+        if card != untaught:
+            deck.teach(card, teaching_photo(card))
+    seen = read_cards(shown_frame(untaught, index), deck).cards[0]
+    assert (seen.id, seen.uncertain) == (None, False)
+
+
+@pytest.mark.parametrize("index", [2, 3])
+def test_a_card_whose_outline_tells_it_from_the_cards_as_near_is_named_surely(deck, index):
+    # by look the solid green oval lies about as near the solid green squiggle and diamond
+    # (asked, before the outlines); only their shapes tell them apart
+    seen = read_cards(shown_frame("green-1-solid-oval", index), deck).cards[0]
+    assert (seen.id, seen.uncertain) == ("green-1-solid-oval", False)
+
+
 def test_two_cards_alike_are_reported_when_taught_and_asked_when_read(tmp_path):
     deck = Deck(tmp_path)
     photo = teaching_photo("red-2-solid-oval")  # two copies of one card: same art

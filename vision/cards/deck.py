@@ -11,7 +11,11 @@ A card whose picture has corners of its own (art, text: :mod:`.features`) has a 
 the cards its look is nearest must also share its corners, lined up as on the card. A card
 with art that no taught card's corners confirm is a card not taught, however near its look
 (its colours and layout may be another card's); one that two taught cards confirm alike is
-asked. A plain card (SET's shapes on white: a few smooth edges) is judged by its look alone.
+asked. A plain card (SET's shapes on white: a few smooth edges) is judged by its look, and,
+seen whole and evenly lit, by the outlines of its ink (:mod:`.outline`): a card whose outline
+the nearest card's does not match is a card not taught (an oval where a diamond was taught), and
+a card whose look alone is unsure is named surely when its outline matches the nearest card and
+none of the next ones.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from ..say import VisionError
 from .features import Features, features, inliers, self_inliers
 from .find import find_cards, straighten
 from .looks import GRID, SEEN, Looks, distances, look
+from .outline import Outline, agreement, outline
 
 # Distances between looks (vision.cards.looks.distances), set on real photos of the 81 cards of
 # SET (benchmarks/cards.py): the same card read in another photo lay at about 0.08 (median) and
@@ -59,6 +64,9 @@ INSET = 2  # pixels of the straightened card's very edge left out (the table may
 PAPER_LIGHT = 0.75  # of the paper's brightest: a ring pixel darker than this is not paper
 PAPER_COLOUR = 60  # saturation (of 255): a ring pixel more coloured than this is not paper
 OFF_PAPER = 0.1  # of the ring, at most, not paper: the card is seen whole and evenly lit
+SAME_OUTLINE = 0.49  # agreement of outlines (vision.cards.outline) under which two plain cards
+# are not one: on SET's photos, a card and its taught picture 0.50 at the least (tilted 30°;
+# 0.52 plain), an untaught card and its nearest taught card by look 0.47 at the most
 AGAIN = "@"  # <id>@2.png: the second picture of a card taught twice
 _NO_LOOKS = Looks.of(np.zeros((0, GRID[1], GRID[0], SEEN + 1), np.float32))
 CARD_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
@@ -112,9 +120,10 @@ class Deck:
         self.ids: list[str] = []  # the card of each picture (a card taught twice has two)
         self.looks = _NO_LOOKS
         self.corners: list[Corners] = []  # of each picture
+        self.outlines: list[Outline] = []  # of each picture
         self.damaged: list[str] = []  # cards whose picture could not be read (doctor names them)
         self._stamp: tuple | None = None
-        self._known: dict[tuple[str, int], tuple[np.ndarray, Corners]] = {}  # what
+        self._known: dict[tuple[str, int], tuple[np.ndarray, Corners, Outline]] = {}  # what
         # each picture (name, mtime) gave, so that a teaching computes only the new one
         self._lock = threading.Lock()  # a camera thread names cards while a teaching reloads
         self.reload()
@@ -125,7 +134,7 @@ class Deck:
         stamp = tuple((f.name, f.stat().st_mtime_ns) for f in files)
         if stamp == self._stamp:
             return
-        ids, looks, corners, damaged, known = [], [], [], [], {}
+        ids, looks, corners, outlines, damaged, known = [], [], [], [], [], {}
         for path, key in zip(files, stamp, strict=True):
             if key not in self._known:
                 try:
@@ -133,28 +142,30 @@ class Deck:
                 except VisionError:  # one damaged picture leaves the others known
                     damaged.append(path.stem.split(AGAIN)[0])
                     continue
-                self._known[key] = (look(picture), _corners(picture))
+                self._known[key] = (look(picture), _corners(picture), outline(picture))
             known[key] = self._known[key]
             ids.append(path.stem.split(AGAIN)[0])
             looks.append(known[key][0])
             corners.append(known[key][1])
+            outlines.append(known[key][2])
         self._known = known
         with self._lock:
             self._stamp, self.ids, self.damaged = stamp, ids, damaged
             self.looks = Looks.of(np.stack(looks)) if looks else _NO_LOOKS  # made
             # ready to compare once here, not at every card read
             self.corners = corners
+            self.outlines = outlines
 
     def taught(self) -> tuple[list[str], np.ndarray]:
         """The card of each taught picture and its look, as loaded last (one consistent
         pair)."""
-        ids, looks, _corners = self._taught()
+        ids, looks, _corners, _outlines = self._taught()
         return ids, looks.looks
 
-    def _taught(self) -> tuple[list[str], Looks, list[Corners]]:
-        """:meth:`taught` and the corners of each picture."""
+    def _taught(self) -> tuple[list[str], Looks, list[Corners], list[Outline]]:
+        """:meth:`taught` and the corners and outline of each picture."""
         with self._lock:
-            return self.ids, self.looks, self.corners
+            return self.ids, self.looks, self.corners, self.outlines
 
     def teach(self, card_id: str, photo: np.ndarray) -> Taught:
         """Learn ``card_id`` from ``photo`` (the card nearest its centre); raises
@@ -165,7 +176,7 @@ class Deck:
         if not spots:
             raise VisionError("cards.none_in_photo")
         picture = straighten(photo, spots[0])
-        ids, looks, corners = self._taught()
+        ids, looks, corners, _outlines = self._taught()
         near = distances(look(picture), looks)
         own = features(picture)
         alike = sorted({i for i, d, taught in zip(ids, near, corners, strict=True)
@@ -185,8 +196,9 @@ class Deck:
         return Taught(card_id, path, alike)
 
     def name(self, card: np.ndarray, box: tuple[int, int, int, int]) -> CardSeen:
-        """Which taught card the straightened ``card`` is, as sure as its look allows."""
-        ids, looks, corners = self._taught()
+        """Which taught card the straightened ``card`` is, as sure as its look (and its
+        corners, or its outline) allow."""
+        ids, looks, corners, outlines = self._taught()
         if not ids:
             return CardSeen(None, 1.0, False, box)
         seen = look(card)
@@ -208,7 +220,21 @@ class Deck:
         sure = best <= SURE and second >= margin * best
         alike = tuple(i for i in ranked[1:3] if by_card[i] < MARGIN * best)
         confidence = _sureness(min(SURE / best, second / best / margin))
-        return CardSeen(ranked[0], confidence, not sure, box, alike)
+        if not border_clear(card):  # a shadow or a thumb draws edges of its own
+            return CardSeen(ranked[0], confidence, not sure, box, alike)
+        shapes = outline(card)
+        own = _agreement(shapes, ranked[0], ids, outlines)
+        if own < SAME_OUTLINE:  # other shapes than the nearest card's: a card not taught
+            return CardSeen(None, _sureness(SAME_OUTLINE / max(own, 1e-6)), False, box)
+        if sure or best > SURE:
+            return CardSeen(ranked[0], confidence, not sure, box, alike)
+        rival = max((_agreement(shapes, i, ids, outlines) for i in ranked[1:CANDIDATES]
+                     if by_card[i] < margin * best), default=0.0)
+        if rival >= SAME_OUTLINE:  # as near by look and the same shapes (another colour, a
+            # hatching the camera does not see): asked
+            return CardSeen(ranked[0], confidence, True, box, alike)
+        ratio = min(own / SAME_OUTLINE, SAME_OUTLINE / max(rival, 1e-6))
+        return CardSeen(ranked[0], _sureness(ratio), False, box)
 
 
 @dataclass(frozen=True)
@@ -279,6 +305,11 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
     ratio = min(top / max(runner * CLEAR, 1), top / (SHARE * expected[ranked[0]]))
     sure = ratio >= 1.0 and not alike
     return CardSeen(ranked[0], _sureness(min(ratio, top / CONFIRM)), not sure, box, alike)
+
+
+def _agreement(shapes: Outline, card_id: str, ids: list[str], outlines: list[Outline]) -> float:
+    """How well ``shapes`` agree with the best of ``card_id``'s taught pictures' outlines."""
+    return max(agreement(shapes, o) for i, o in zip(ids, outlines, strict=True) if i == card_id)
 
 
 def _sureness(ratio: float) -> float:

@@ -66,13 +66,16 @@ def inliers(seen: Features, taught: Features) -> int:
     source = seen.points[[m.queryIdx for m in good]]
     target = taught.points[[m.trainIdx for m in good]]
     width, height = seen.size
-    best = 0
+    ways = []
     for turned in (source, np.float32([width, height]) - source):  # either way up
         near = np.linalg.norm(turned - target, axis=1) <= DRIFT * max(width, height)
-        if near.sum() < 6:
-            continue
-        homography, mask = cv2.findHomography(turned[near], target[near], cv2.RANSAC,
-                                              REPROJECTION, maxIters=RANSAC_TRIES)
+        ways.append((int(near.sum()), turned[near], target[near]))
+    best = 0
+    for count, moved, fixed in sorted(ways, key=lambda way: -way[0]):
+        if count < 6 or count <= best:  # its inliers are among its matches: it cannot beat
+            continue  # the way up already fitted
+        homography, mask = cv2.findHomography(moved, fixed, cv2.RANSAC, REPROJECTION,
+                                              maxIters=RANSAC_TRIES)
         if homography is not None and _near_identity(homography, seen.size):
             best = max(best, int(mask.sum()))
     return best

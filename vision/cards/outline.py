@@ -26,6 +26,7 @@ INK_COLOUR = 50  # saturation (of 255) above the paper's: a more coloured pixel 
 REACH = 1  # pixels: an edge pixel this near one of the other outline's agrees with it
 SHIFT = 4  # pixels either way the two outlines are slid over each other (corners found a pixel
 # or two off, at the card's size: a cell of the look)
+_WHITE = np.ones((WHITE_WINDOW, WHITE_WINDOW), np.uint8)
 _NEAR = np.ones((2 * REACH + 1, 2 * REACH + 1), np.uint8)
 _THIN = np.ones((3, 3), np.uint8)
 
@@ -49,8 +50,10 @@ def outline(card: np.ndarray) -> Outline:
     dy, dx = int(height * MARGIN), int(width * MARGIN)
     small = cv2.resize(card[dy:height - dy, dx:width - dx], SIZE, interpolation=cv2.INTER_AREA)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0
-    white = cv2.blur(cv2.dilate(grey, np.ones((WHITE_WINDOW, WHITE_WINDOW), np.uint8)), (9, 9))
-    light = grey / white  # a shadow's gradient or a dim room changes little
+    white = cv2.blur(cv2.morphologyEx(grey, cv2.MORPH_CLOSE, _WHITE), (3, 3))  # the ink
+    # filled with the paper round it; a shadow's edge stays where it lies (a dilation alone
+    # took the lit paper's white across it, and the shadowed side's paper for ink)
+    light = grey / white
     saturation = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[..., 1].astype(np.float32)
     paper = light > 0.9
     above = float(np.median(saturation[paper])) if paper.any() else 0.0

@@ -12,10 +12,13 @@ the cards its look is nearest must also share its corners, lined up as on the ca
 with art that no taught card's corners confirm is a card not taught, however near its look
 (its colours and layout may be another card's); one that two taught cards confirm alike is
 asked. A plain card (SET's shapes on white: a few smooth edges) is judged by its look, and,
-with nothing on its border (a shadow across it allowed), by the outlines of its ink
-(:mod:`.outline`): a card whose outline the nearest card's does not match is a card not taught
-(an oval where a diamond was taught), and a card whose look alone is unsure is named surely
-when its outline matches the nearest card and none of the next ones.
+with nothing on its border (a shadow across it allowed), by its print (:mod:`.outline`): the
+outlines of its ink, the ink's colour and how its shapes are filled. Of the cards nearest by
+look, the first printed alike is the card (its look may then lie a little farther from it: a
+blurred teaching photo); none, or a card printed alike but filled otherwise, and it is a card
+not taught (an oval where a diamond was taught, a red card where the purple one was, a hatched
+one where the empty one was); named surely when no other card about as near by look is printed
+alike.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from ..say import VisionError
 from .features import Features, features, inliers, self_inliers
 from .find import find_cards, straighten
 from .looks import GRID, SEEN, Looks, distances, look
-from .outline import Outline, agreement, outline
+from .outline import FILL_DOUBT, Outline, agreement, outline, same_colour, same_filling
 
 # Distances between looks (vision.cards.looks.distances), set on real photos of the 81 cards of
 # SET (benchmarks/cards.py): the same card read in another photo lay at about 0.08 (median) and
@@ -68,6 +71,9 @@ SAME_OUTLINE = 0.47  # agreement of outlines (vision.cards.outline) under which 
 # are not one: on SET's photos (3 folds) every untaught card is said unknown at 0.47 (0.49
 # too), seen whole or half in shadow; a higher bar makes more taught cards unknown (tilted 30°:
 # 0.4 % more at 0.49); at 0.44, 1-3 % of untaught cards are named (asked)
+PRINT_REACH = 1.3  # times KNOWN: a plain card printed as a taught card may lie this far from it
+# by look (a blurred teaching photo: SET's red cards lay up to 0.21 from their own)
+PRINT_CANDIDATES = 5  # the plain cards nearest by look whose print is compared
 AGAIN = "@"  # <id>@2.png: the second picture of a card taught twice
 _NO_LOOKS = Looks.of(np.zeros((0, GRID[1], GRID[0], SEEN + 1), np.float32))
 CARD_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
@@ -210,32 +216,24 @@ class Deck:
         ranked = sorted(by_card, key=by_card.__getitem__)
         best = max(by_card[ranked[0]], 1e-6)
         second = by_card[ranked[1]] if len(ranked) > 1 else float("inf")
-        if best > KNOWN:
+        if best > KNOWN * PRINT_REACH:
             return CardSeen(None, _sureness(best / KNOWN), False, box)
         checked = {i: [c for j, c in zip(ids, corners, strict=True) if j == i]
                    for i in ranked[:CANDIDATES]}
-        if any(c.checkable for c in checked[ranked[0]]):  # the nearest card has corners of
-            # its own: they must agree
-            return _confirmed(card, checked, box)
+        plain = not any(c.checkable for c in checked[ranked[0]])  # else the nearest card has
+        # corners of its own: they must agree
         margin = MARGIN * (1.0 + COVER_DOUBT * float(1.0 - seen[..., SEEN].mean()))
+        if plain and border_clear(card, shadow_ok=True):  # a thumb draws edges of its own
+            return _printed(outline(card), ranked, by_card, (ids, outlines), margin, box,
+                            lit=border_clear(card))
+        if best > KNOWN:
+            return CardSeen(None, _sureness(best / KNOWN), False, box)
+        if not plain:
+            return _confirmed(card, checked, box)
         sure = best <= SURE and second >= margin * best
         alike = tuple(i for i in ranked[1:3] if by_card[i] < MARGIN * best)
         confidence = _sureness(min(SURE / best, second / best / margin))
-        if not border_clear(card, shadow_ok=True):  # a thumb draws edges of its own
-            return CardSeen(ranked[0], confidence, not sure, box, alike)
-        shapes = outline(card)
-        own = _agreement(shapes, ranked[0], ids, outlines)
-        if own < SAME_OUTLINE:  # other shapes than the nearest card's: a card not taught
-            return CardSeen(None, _sureness(SAME_OUTLINE / max(own, 1e-6)), False, box)
-        if sure or best > SURE:
-            return CardSeen(ranked[0], confidence, not sure, box, alike)
-        rival = max((_agreement(shapes, i, ids, outlines) for i in ranked[1:CANDIDATES]
-                     if by_card[i] < margin * best), default=0.0)
-        if rival >= SAME_OUTLINE:  # as near by look and the same shapes (another colour, a
-            # hatching the camera does not see): asked
-            return CardSeen(ranked[0], confidence, True, box, alike)
-        ratio = min(own / SAME_OUTLINE, SAME_OUTLINE / max(rival, 1e-6))
-        return CardSeen(ranked[0], _sureness(ratio), False, box)
+        return CardSeen(ranked[0], confidence, not sure, box, alike)
 
 
 @dataclass(frozen=True)
@@ -310,9 +308,77 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
     return CardSeen(ranked[0], _sureness(min(ratio, top / CONFIRM)), not sure, box, alike)
 
 
-def _agreement(shapes: Outline, card_id: str, ids: list[str], outlines: list[Outline]) -> float:
-    """How well ``shapes`` agree with the best of ``card_id``'s taught pictures' outlines."""
-    return max(agreement(shapes, o) for i, o in zip(ids, outlines, strict=True) if i == card_id)
+@dataclass(frozen=True)
+class Print:
+    """How the print of a plain card seen compares with a taught card's: the agreement of their
+    outlines, whether their inks may be one, and whether their shapes are filled alike (None:
+    cannot tell)."""
+
+    agreement: float
+    colour: bool
+    filling: bool | None
+
+    @property
+    def alike(self) -> bool:
+        """The same shapes in the same ink (their filling aside)."""
+        return self.agreement >= SAME_OUTLINE and self.colour
+
+    @property
+    def same(self) -> bool:
+        """Alike, and not filled otherwise."""
+        return self.alike and self.filling is not False
+
+
+def _print(shapes: Outline, card_id: str, taught: tuple[list[str], list[Outline]]) -> Print:
+    """How ``shapes`` compare with the best matching of ``card_id``'s taught pictures."""
+    ids, outlines = taught
+    judged = []
+    for i, other in zip(ids, outlines, strict=True):
+        if i == card_id:
+            colour = same_colour(shapes.ink, other.ink)
+            judged.append(Print(agreement(shapes, other) if colour else 0.0, colour,
+                                same_filling(shapes.ink, other.ink)))
+    return max(judged, key=lambda p: (p.alike, p.filling is True, p.filling is None,
+                                      p.agreement))
+
+
+def _printed(shapes: Outline, ranked: list[str], by_card: dict[str, float],
+             taught: tuple[list[str], list[Outline]], margin: float,
+             box: tuple[int, int, int, int], lit: bool) -> CardSeen:
+    """The plain card whose print (:class:`Print`) is the seen card's, among those nearest by
+    look (``ranked``, at ``by_card``): the nearest printed alike is the card, unless its shapes
+    are filled otherwise (then the card is not taught: a hatching unseen makes an empty card of
+    a hatched one more often than the other way), or its filling cannot be told and another
+    card is nearer by look (or it was told alike, but not evenly lit); none printed alike, a
+    card not taught. Sure when no other card
+    about as near by look (``margin``) is printed alike and its filling was told alike, the
+    card evenly ``lit`` or its shapes not empty (a shadow or a blur fades a hatching, never
+    draws one); its filling untold, only when no other card at all is about as near by
+    look and its look is near."""
+    near = [i for i in ranked[:PRINT_CANDIDATES] if by_card[i] <= PRINT_REACH * KNOWN]
+    prints: dict[str, Print] = {}
+    named = None
+    for card_id in near:
+        prints[card_id] = _print(shapes, card_id, taught)
+        if prints[card_id].alike:
+            named = card_id
+            break
+    told = named is not None and prints[named].filling and (
+        lit or shapes.ink.fill > FILL_DOUBT[1])
+    if named is None or prints[named].filling is False or (named != ranked[0] and not told):
+        # (only a filling told alike names a card whose look is nearer another)
+        own = prints[ranked[0]].agreement if ranked[0] in prints else 0.0
+        return CardSeen(None, _sureness(SAME_OUTLINE / max(own, 1e-6)), False, box)
+    distance = max(by_card[named], 1e-6)
+    rivals = [i for i in ranked if i != named and by_card[i] < margin * distance]
+    for card_id in rivals:
+        if card_id in near and card_id not in prints:
+            prints[card_id] = _print(shapes, card_id, taught)
+    alike = tuple(i for i in rivals if i not in prints or prints[i].same)
+    bar = KNOWN if told else SURE
+    sure = not (alike if told else rivals) and distance <= bar
+    return CardSeen(named, _sureness(bar / distance) if sure else 0.5, not sure, box,
+                    alike[:2])
 
 
 def _sureness(ratio: float) -> float:

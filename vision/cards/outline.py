@@ -1,4 +1,5 @@
-"""The third opinion on a plain card: the outlines of what is printed on it.
+"""The third opinion on a plain card: what is printed on it, its outlines, its ink's colour and
+how its shapes are filled.
 
 A card without corners of its own (SET's smooth shapes on white) is named by its look, a coarse
 grid in which an oval, a diamond and a squiggle of the same colour, count and filling differ by
@@ -8,6 +9,11 @@ two photos of one card draw nearly the same edges, lined up within a pixel or tw
 draw edges that cross. The agreement of two outlines is the share of each one's edge pixels that
 lie within :data:`REACH` of the other's, the lesser of the two shares, at the best small shift
 and either way up.
+
+Two more things tell plain cards apart that the look weighs too lightly: the hue of the ink (on
+SET's photos a card's hue over its paper moves by up to 10 degrees from photo to photo, the three
+inks lie 50 degrees apart at the least) and how much of the ink's colour the insides of its
+shapes hold (empty, hatched, solid: a hatching the camera cannot resolve still tints the inside).
 """
 
 from __future__ import annotations
@@ -29,6 +35,26 @@ SHIFT = 4  # pixels either way the two outlines are slid over each other (corner
 _WHITE = np.ones((WHITE_WINDOW, WHITE_WINDOW), np.uint8)
 _NEAR = np.ones((2 * REACH + 1, 2 * REACH + 1), np.uint8)
 _THIN = np.ones((3, 3), np.uint8)
+MIN_CHROMA = 6.0  # Lab units over the paper's: a greyer ink has no hue to compare
+HUE_APART = 40.0  # degrees: inks farther apart than this are other inks
+GAPS = np.ones((5, 5), np.uint8)  # closes the gaps a blurred outline leaves, so its inside holds
+RIM = np.ones((7, 7), np.uint8)  # the band inside a shape's edge left out of its inside
+MIN_TINT = 0.02  # chromaticity over the paper's: a greyer ink's filling is not judged by colour
+FILL_APART = 0.06  # fillings this far apart at the least, and
+FILL_RATIO = 2.5  # this many times apart, are other fillings (on SET's photos: empty 0.09 at
+# the most, hatched 0.13 at the least but for 1 % of hatched cards whose stripes the camera lost)
+FILL_DOUBT = (0.07, 0.13)  # a filling in between may be empty or hatched: it tells nothing
+
+
+@dataclass(frozen=True)
+class Ink:
+    """The colour of a card's ink over its paper (hue in degrees, chroma in Lab units), and how
+    much of that colour the insides of its shapes hold (0 empty, about 0.25 hatched, over 1
+    solid; None: no closed shape, or an ink too grey to tell)."""
+
+    hue: float
+    chroma: float
+    fill: float | None
 
 
 @dataclass(frozen=True)
@@ -38,10 +64,11 @@ class Outline:
 
     edges: np.ndarray
     near: np.ndarray
+    ink: Ink
 
     def turned(self) -> Outline:
         """The outline of the card turned a half turn."""
-        return Outline(self.edges[::-1, ::-1].copy(), self.near[::-1, ::-1].copy())
+        return Outline(self.edges[::-1, ::-1].copy(), self.near[::-1, ::-1].copy(), self.ink)
 
 
 def outline(card: np.ndarray) -> Outline:
@@ -59,7 +86,45 @@ def outline(card: np.ndarray) -> Outline:
     above = float(np.median(saturation[paper])) if paper.any() else 0.0
     ink = ((light < INK_LIGHT) | (saturation > above + INK_COLOUR)).astype(np.uint8)
     edges = ink & ~cv2.erode(ink, _THIN)
-    return Outline(edges, cv2.dilate(edges, _NEAR))
+    return Outline(edges, cv2.dilate(edges, _NEAR), _ink(small, ink, paper))
+
+
+def _ink(small: np.ndarray, ink: np.ndarray, paper: np.ndarray) -> Ink:
+    """The colour and filling of the ink (``ink``: uint8 0/1) of a shrunk card, against its
+    paper (``paper``: bool, as light as the paper nearby)."""
+    closed = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, GAPS)
+    reach = np.pad(1 - closed, 1, constant_values=1)
+    cv2.floodFill(reach, None, (0, 0), 2)  # the paper reached from the card's edge
+    outside = reach[1:-1, 1:-1] == 2
+    inside = cv2.erode((~outside).astype(np.uint8), RIM).astype(bool)
+    printed, around = ink.astype(bool), paper & outside
+    if not printed.any() or not around.any():
+        return Ink(0.0, 0.0, None)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    _, a, b = lab[printed].mean(axis=0) - np.median(lab[around], axis=0)
+    colour = small.astype(np.float32) + 1.0
+    tint = colour / colour.sum(axis=2, keepdims=True)  # chromaticity: the same in a shadow
+    tint -= np.median(tint[around], axis=0)
+    rim = printed & ~inside
+    strength = float(np.linalg.norm(tint[rim].mean(axis=0))) if rim.any() else 0.0
+    fill = (float(np.linalg.norm(np.median(tint[inside], axis=0))) / strength
+            if inside.any() and strength >= MIN_TINT else None)
+    return Ink(float(np.degrees(np.arctan2(b, a))), float(np.hypot(a, b)), fill)
+
+
+def same_colour(seen: Ink, taught: Ink) -> bool:
+    """Whether two inks may be one (two inks too grey to have a hue may be)."""
+    if min(seen.chroma, taught.chroma) < MIN_CHROMA:
+        return True
+    return abs((seen.hue - taught.hue + 180.0) % 360.0 - 180.0) <= HUE_APART
+
+
+def same_filling(seen: Ink, taught: Ink) -> bool | None:
+    """Whether two cards' shapes are filled alike (None: one of them cannot tell)."""
+    if any(f is None or FILL_DOUBT[0] <= f <= FILL_DOUBT[1] for f in (seen.fill, taught.fill)):
+        return None
+    low, high = sorted((seen.fill, taught.fill))
+    return not (high - low >= FILL_APART and high >= FILL_RATIO * max(low, 0.01))
 
 
 def agreement(seen: Outline, taught: Outline) -> float:

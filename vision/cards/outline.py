@@ -97,19 +97,33 @@ def _ink(small: np.ndarray, ink: np.ndarray, paper: np.ndarray) -> Ink:
     cv2.floodFill(reach, None, (0, 0), 2)  # the paper reached from the card's edge
     outside = reach[1:-1, 1:-1] == 2
     inside = cv2.erode((~outside).astype(np.uint8), RIM).astype(bool)
-    printed, around = ink.astype(bool), paper & outside
-    if not printed.any() or not around.any():
+    printed = ink.astype(bool)
+    around = small[::2, ::2][(paper & outside)[::2, ::2]]  # every other pixel of the paper
+    # round the shapes: their median is the paper's, at a quarter of the cost
+    if not printed.any() or not len(around):
         return Ink(0.0, 0.0, None)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
-    _, a, b = lab[printed].mean(axis=0) - np.median(lab[around], axis=0)
-    colour = small.astype(np.float32) + 1.0
-    tint = colour / colour.sum(axis=2, keepdims=True)  # chromaticity: the same in a shadow
-    tint -= np.median(tint[around], axis=0)
-    rim = printed & ~inside
-    strength = float(np.linalg.norm(tint[rim].mean(axis=0))) if rim.any() else 0.0
-    fill = (float(np.linalg.norm(np.median(tint[inside], axis=0))) / strength
-            if inside.any() and strength >= MIN_TINT else None)
+    _, a, b = _lab(small[printed]).mean(axis=0) - np.median(_lab(around), axis=0)
+    paper_tint = np.median(_tint(around), axis=0)
+    rim = small[printed & ~inside]
+    strength = float(np.linalg.norm(_tint(rim).mean(axis=0) - paper_tint)) if len(rim) else 0.0
+    fill = None
+    if inside.any() and strength >= MIN_TINT:
+        fill = float(np.linalg.norm(np.median(_tint(small[inside]), axis=0) - paper_tint)) \
+            / strength
     return Ink(float(np.degrees(np.arctan2(b, a))), float(np.hypot(a, b)), fill)
+
+
+def _lab(pixels: np.ndarray) -> np.ndarray:
+    """BGR pixels (N x 3, uint8) in CIE Lab (float32, OpenCV's 8-bit scale)."""
+    return cv2.cvtColor(pixels.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(
+        np.float32)
+
+
+def _tint(pixels: np.ndarray) -> np.ndarray:
+    """The chromaticity of BGR pixels (N x 3, uint8): each channel's share, the same in a
+    shadow."""
+    colour = pixels.astype(np.float32) + 1.0
+    return colour / colour.sum(axis=1, keepdims=True)
 
 
 def same_colour(seen: Ink, taught: Ink) -> bool:

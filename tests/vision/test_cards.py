@@ -231,13 +231,47 @@ def test_a_card_lying_on_other_cards_is_named_and_those_under_it_are_not(deck):
 
 @pytest.mark.parametrize("card", ["red-2-solid-oval", "green-1-striped-diamond"])
 def test_a_card_held_by_a_thumb_over_a_corner_is_still_named(deck, card):
+    seen = _held_by_a_thumb(card, deck, seed=3)
+    assert [c.id for c in seen] == [card]  # named, maybe asked: what is covered is not seen
+
+
+def _held_by_a_thumb(card: str, deck: Deck, seed: int) -> list:
+    """The cards read where ``card`` lies, shown with a thumb over a fifth of it."""
     frame = shown_frame(card)
     covered, centres = transform("covered", frame, [(card, find_cards(frame)[0])],
-                                 np.random.default_rng(3))
+                                 np.random.default_rng(seed))
     (x, y) = centres[0][1]
-    seen = [c for c in read_cards(covered, deck).cards
+    return [c for c in read_cards(covered, deck).cards
             if c.box[0] <= x <= c.box[2] and c.box[1] <= y <= c.box[3]]
-    assert [c.id for c in seen] == [card]  # named, maybe asked: what is covered is not seen
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_a_card_not_taught_held_by_a_thumb_is_unknown_though_its_twin_is_taught(
+        green_deck_but_one, seed):
+    # the thumb is left out of its print: the rest of its hatching tells it from the taught
+    # empty diamond (asked as another card before)
+    seen = _held_by_a_thumb("green-1-striped-diamond", green_deck_but_one, seed)
+    assert [(c.id, c.uncertain) for c in seen] == [(None, False)]
+
+
+def test_a_card_not_taught_held_by_a_thumb_is_never_named_surely_as_another_shape(tmp_path):
+    # the thumb hides the ends of the purple ovals, where an oval and a squiggle differ most:
+    # a taught squiggle's outline may still reach the bar, so a card held is named surely
+    # only with most of its outline matching (named surely twice in eight before that)
+    deck = _deck_of(tmp_path, ("purple-3",), but=("purple-3-empty-oval",))
+    seen = [_held_by_a_thumb("purple-3-empty-oval", deck, seed) for seed in range(1, 9)]
+    assert all(len(cards) == 1 and (cards[0].id is None or cards[0].uncertain)
+               for cards in seen)
+    assert sum(cards[0].id is None for cards in seen) >= 5  # said unknown (asked before)
+
+
+@pytest.mark.parametrize("seed", [2, 3, 4, 5])
+def test_a_card_held_by_a_thumb_is_named_surely_when_its_print_tells_it_from_the_others(
+        red_and_purple_deck, seed):
+    # by look the red hatched diamond, a fifth covered, lies about as near other cards: what
+    # is covered could tell them apart (asked before); what is left of its print does
+    seen = _held_by_a_thumb("red-2-striped-diamond", red_and_purple_deck, seed)
+    assert [(c.id, c.uncertain) for c in seen] == [("red-2-striped-diamond", False)]
 
 
 @pytest.mark.parametrize("photo", boards()["green-2"], ids=lambda path: path.stem)

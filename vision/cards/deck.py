@@ -74,6 +74,11 @@ SAME_OUTLINE = 0.47  # agreement of outlines (vision.cards.outline) under which 
 PRINT_REACH = 1.3  # times KNOWN: a plain card printed as a taught card may lie this far from it
 # by look (a blurred teaching photo: SET's red cards lay up to 0.21 from their own)
 PRINT_CANDIDATES = 5  # the plain cards nearest by look whose print is compared
+HELD_OUTLINE = 0.65  # agreement of outlines a card held by a thumb must reach to be named
+# surely: what the thumb hides may be what tells two shapes apart (SET, a fifth covered: other
+# shapes of one ink and filling reach 0.64, a card's own outline is under 0.65 for 7 %)
+PRINT_RIVALS = 12  # the cards about as near by look as the card named whose print is compared
+# (more, and it is asked; a card partly covered has many: what is covered may tell them apart)
 AGAIN = "@"  # <id>@2.png: the second picture of a card taught twice
 _NO_LOOKS = Looks.of(np.zeros((0, GRID[1], GRID[0], SEEN + 1), np.float32))
 CARD_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
@@ -223,9 +228,14 @@ class Deck:
         plain = not any(c.checkable for c in checked[ranked[0]])  # else the nearest card has
         # corners of its own: they must agree
         margin = MARGIN * (1.0 + COVER_DOUBT * float(1.0 - seen[..., SEEN].mean()))
-        if plain and border_clear(card, shadow_ok=True):  # a thumb draws edges of its own
-            return _printed(outline(card), ranked, by_card, (ids, outlines), margin, box,
-                            lit=border_clear(card))
+        shapes = outline(card) if plain else None
+        if shapes is not None and (
+                shapes.visible is not None and shapes.edges.any()  # a thumb found, left out,
+                # and some ink left beside it
+                or shapes.visible is None and border_clear(card, shadow_ok=True)):  # (else
+            # what is on the border draws edges of its own)
+            return _printed(shapes, ranked, by_card, (ids, outlines), margin, box,
+                            lit=border_clear(card, held_ok=True))
         if best > KNOWN:
             return CardSeen(None, _sureness(best / KNOWN), False, box)
         if not plain:
@@ -257,14 +267,15 @@ def _corners(picture: np.ndarray) -> Corners:
     return Corners(own, self_inliers(picture, own))
 
 
-def border_clear(card: np.ndarray, shadow_ok: bool = False) -> bool:
+def border_clear(card: np.ndarray, shadow_ok: bool = False, held_ok: bool = False) -> bool:
     """Whether the straightened ``card``'s border shows its paper all round: nearly every pixel
     of a thin ring inside its edge about as bright as the paper's brightest and not coloured.
     A shadow across the card darkens half the ring, a thumb or a die on it colours part of it
     (on the art set: at most 5 % of the ring off paper on plain frames, at least 24 % half in
     shadow or a fifth covered). A card printed to its edge has no such border: it never counts
     as clear, and is asked rather than said unknown. ``shadow_ok``: a shadow across the
-    border does not count, only something on it."""
+    border does not count, only something on it; ``held_ok``: the other way round (is the
+    card evenly lit where nothing covers it)."""
     hsv = cv2.cvtColor(card, cv2.COLOR_BGR2HSV)
     height, width = card.shape[:2]
     dy, dx = max(int(BORDER * height), 1), max(int(BORDER * width), 1)
@@ -276,7 +287,8 @@ def border_clear(card: np.ndarray, shadow_ok: bool = False) -> bool:
     bright, colour = hsv[..., 2][ring].astype(np.float32), hsv[..., 1][ring]
     paper = np.percentile(bright, 90)
     coloured = colour > PAPER_COLOUR
-    off = coloured if shadow_ok else (bright < PAPER_LIGHT * paper) | coloured
+    dark = bright < PAPER_LIGHT * paper
+    off = coloured if shadow_ok else dark & ~coloured if held_ok else dark | coloured
     return float(off.mean()) <= OFF_PAPER
 
 
@@ -371,12 +383,13 @@ def _printed(shapes: Outline, ranked: list[str], by_card: dict[str, float],
         return CardSeen(None, _sureness(SAME_OUTLINE / max(own, 1e-6)), False, box)
     distance = max(by_card[named], 1e-6)
     rivals = [i for i in ranked if i != named and by_card[i] < margin * distance]
-    for card_id in rivals:
-        if card_id in near and card_id not in prints:
+    for card_id in rivals[:PRINT_RIVALS]:
+        if card_id not in prints:
             prints[card_id] = _print(shapes, card_id, taught)
     alike = tuple(i for i in rivals if i not in prints or prints[i].same)
     bar = KNOWN if told else SURE
-    sure = not (alike if told else rivals) and distance <= bar
+    sure = not (alike if told else rivals) and distance <= bar and (
+        shapes.visible is None or prints[named].agreement >= HELD_OUTLINE)
     return CardSeen(named, _sureness(bar / distance) if sure else 0.5, not sure, box,
                     alike[:2])
 

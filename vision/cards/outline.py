@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .looks import MARGIN
+from .looks import COVER_ABOVE_PAPER, COVER_SATURATION, MARGIN, MAX_COVERED
 
 SIZE = (120, 180)  # (width, height) at which the outline is drawn: half a straightened card
 WHITE_WINDOW = 25  # pixels over which the card's own white is taken (its paper round the ink)
@@ -35,6 +35,7 @@ SHIFT = 4  # pixels either way the two outlines are slid over each other (corner
 _WHITE = np.ones((WHITE_WINDOW, WHITE_WINDOW), np.uint8)
 _NEAR = np.ones((2 * REACH + 1, 2 * REACH + 1), np.uint8)
 _THIN = np.ones((3, 3), np.uint8)
+HELD_EDGE = np.ones((5, 5), np.uint8)  # the blurred edge of a thumb, taken with it
 MIN_CHROMA = 6.0  # Lab units over the paper's: a greyer ink has no hue to compare
 HUE_APART = 40.0  # degrees: inks farther apart than this are other inks
 GAPS = np.ones((5, 5), np.uint8)  # closes the gaps a blurred outline leaves, so its inside holds
@@ -65,10 +66,13 @@ class Outline:
     edges: np.ndarray
     near: np.ndarray
     ink: Ink
+    visible: np.ndarray | None = None  # uint8 0/1: where the card is not covered, and far
+    # enough from what covers it that a shift does not bring it in (None: nothing covers it)
 
     def turned(self) -> Outline:
         """The outline of the card turned a half turn."""
-        return Outline(self.edges[::-1, ::-1].copy(), self.near[::-1, ::-1].copy(), self.ink)
+        return Outline(self.edges[::-1, ::-1].copy(), self.near[::-1, ::-1].copy(), self.ink,
+                       None if self.visible is None else self.visible[::-1, ::-1].copy())
 
 
 def outline(card: np.ndarray) -> Outline:
@@ -86,7 +90,34 @@ def outline(card: np.ndarray) -> Outline:
     above = float(np.median(saturation[paper])) if paper.any() else 0.0
     ink = ((light < INK_LIGHT) | (saturation > above + INK_COLOUR)).astype(np.uint8)
     edges = ink & ~cv2.erode(ink, _THIN)
-    return Outline(edges, cv2.dilate(edges, _NEAR), _ink(small, ink, paper))
+    held = _held(saturation)
+    if held is None:
+        return Outline(edges, cv2.dilate(edges, _NEAR), _ink(small, ink, paper))
+    ink &= 1 - held
+    edges &= 1 - cv2.dilate(held, _THIN)  # the thumb's own edge is no shape's
+    visible = 1 - cv2.dilate(held, np.ones((2 * SHIFT + 1, 2 * SHIFT + 1), np.uint8))
+    return Outline(edges, cv2.dilate(edges, _NEAR), _ink(small, ink, paper & (held == 0)),
+                   visible)
+
+
+def _held(saturation: np.ndarray) -> np.ndarray | None:
+    """Where something coloured reaching in from the card's edge covers it (uint8 0/1, a
+    thumb holding it; None: nothing does, or so much that it is the card's own art), as the
+    look finds it (:func:`.looks.look`) but pixel by pixel, and a little wider (its blurred
+    edge)."""
+    limit = max(COVER_SATURATION, float(np.median(saturation)) + COVER_ABOVE_PAPER)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+        (saturation > limit).astype(np.uint8), connectivity=8)
+    rows, cols = saturation.shape
+    edge = [i for i in range(1, count)
+            if stats[i, 0] == 0 or stats[i, 1] == 0 or stats[i, 0] + stats[i, 2] == cols
+            or stats[i, 1] + stats[i, 3] == rows]
+    if not edge:
+        return None
+    held = np.isin(labels, edge)
+    if held.mean() > MAX_COVERED:
+        return None
+    return cv2.dilate(held.astype(np.uint8), HELD_EDGE)
 
 
 def _ink(small: np.ndarray, ink: np.ndarray, paper: np.ndarray) -> Ink:
@@ -146,16 +177,19 @@ def agreement(seen: Outline, taught: Outline) -> float:
     :data:`REACH` of the other's, at the best shift of up to :data:`SHIFT` pixels, the seen
     card either way up. Two blank cards agree wholly; a blank card and a printed one not
     at all."""
-    taught_count = int(taught.edges.sum())
     seen_count = int(seen.edges.sum())
-    if not taught_count or not seen_count:
-        return float(taught_count == seen_count)
     pad = (SHIFT, SHIFT, SHIFT, SHIFT, cv2.BORDER_CONSTANT, 0)
     taught_near = cv2.copyMakeBorder(taught.near, *pad)
-    taught_edges = cv2.copyMakeBorder(taught.edges, *pad)
     best = 0.0
     for way in (seen, seen.turned()):
+        shown = taught.edges if way.visible is None else taught.edges & way.visible  # what
+        # covers the seen card hides the taught card's edges there too
+        taught_count = int(shown.sum())
+        if not taught_count or not seen_count:
+            best = max(best, float(taught_count == seen_count))
+            continue
         of_seen = cv2.matchTemplate(taught_near, way.edges, cv2.TM_CCORR) / seen_count
-        of_taught = cv2.matchTemplate(taught_edges, way.near, cv2.TM_CCORR) / taught_count
+        of_taught = cv2.matchTemplate(cv2.copyMakeBorder(shown, *pad), way.near,
+                                      cv2.TM_CCORR) / taught_count
         best = max(best, float(np.minimum(of_seen, of_taught).max()))
     return best

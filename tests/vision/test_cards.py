@@ -169,6 +169,18 @@ def test_two_cards_alike_are_reported_when_taught_and_asked_when_read(tmp_path):
     assert {seen.id, *seen.alike} == {"flamethrower-1", "flamethrower-2"}
 
 
+def test_cards_near_by_look_but_printed_otherwise_are_not_reported_alike(tmp_path):
+    # the solid purple squiggle lies by look within the "alike" distance of the solid purple
+    # oval and diamond (both reported before): their outlines tell them apart when read
+    deck = Deck(tmp_path)
+    for card in ("purple-1-solid-oval", "purple-1-solid-diamond"):
+        deck.teach(card, teaching_photo(card))
+    assert deck.teach("purple-1-solid-squiggle",
+                      teaching_photo("purple-1-solid-squiggle")).alike == []
+    seen = read_cards(shown_frame("purple-1-solid-squiggle"), deck).cards[0]
+    assert (seen.id, seen.uncertain) == ("purple-1-solid-squiggle", False)
+
+
 def test_a_card_taught_again_keeps_its_first_picture(tmp_path):
     deck = Deck(tmp_path)
     deck.teach("incube", teaching_photo("green-1-solid-oval"))

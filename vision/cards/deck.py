@@ -188,12 +188,15 @@ class Deck:
         if not spots:
             raise VisionError("cards.none_in_photo")
         picture = straighten(photo, spots[0])
-        ids, looks, corners, _outlines = self._taught()
+        ids, looks, corners, outlines = self._taught()
         near = distances(look(picture), looks)
-        own = features(picture)
-        alike = sorted({i for i, d, taught in zip(ids, near, corners, strict=True)
-                        if i != card_id and (d < ALIKE or taught.checkable
-                                             and inliers(own, taught.features) >= CONFIRM)})
+        own, shapes = features(picture), outline(picture)
+        alike = sorted({i for i, d, taught, printed in zip(ids, near, corners, outlines,
+                                                            strict=True)
+                        if i != card_id and (
+                            d < ALIKE and (taught.checkable or _judge(shapes, printed).same)
+                            or taught.checkable and inliers(own, taught.features) >= CONFIRM)})
+        # (a plain card near by look but printed otherwise is told apart when read)
         self.folder.mkdir(parents=True, exist_ok=True)
         path, again = self.folder / f"{card_id}.png", 1
         while path.exists():  # a card taught again keeps its earlier pictures
@@ -344,14 +347,17 @@ class Print:
 def _print(shapes: Outline, card_id: str, taught: tuple[list[str], list[Outline]]) -> Print:
     """How ``shapes`` compare with the best matching of ``card_id``'s taught pictures."""
     ids, outlines = taught
-    judged = []
-    for i, other in zip(ids, outlines, strict=True):
-        if i == card_id:
-            colour = same_colour(shapes.ink, other.ink)
-            judged.append(Print(agreement(shapes, other) if colour else 0.0, colour,
-                                same_filling(shapes.ink, other.ink)))
+    judged = [_judge(shapes, other) for i, other in zip(ids, outlines, strict=True)
+              if i == card_id]
     return max(judged, key=lambda p: (p.alike, p.filling is True, p.filling is None,
                                       p.agreement))
+
+
+def _judge(shapes: Outline, other: Outline) -> Print:
+    """How the print ``shapes`` compares with one taught picture's (``other``)."""
+    colour = same_colour(shapes.ink, other.ink)
+    return Print(agreement(shapes, other) if colour else 0.0, colour,
+                 same_filling(shapes.ink, other.ink))
 
 
 def _printed(shapes: Outline, ranked: list[str], by_card: dict[str, float],

@@ -394,7 +394,7 @@ def _printed(shapes: Outline, ranked: list[str], by_card: dict[str, float],
             prints[card_id] = _print(shapes, card_id, taught)
     alike = tuple(i for i in rivals if i not in prints or prints[i].same)
     bar = KNOWN if told else SURE
-    sure = not (alike if told else rivals) and distance <= bar and (
+    sure = told and not alike and distance <= bar and (
         shapes.visible is None or prints[named].agreement >= HELD_OUTLINE)
     return CardSeen(named, _sureness(bar / distance) if sure else 0.5, not sure, box,
                     alike[:2])

@@ -36,6 +36,7 @@ _WHITE = np.ones((WHITE_WINDOW, WHITE_WINDOW), np.uint8)
 _NEAR = np.ones((2 * REACH + 1, 2 * REACH + 1), np.uint8)
 _THIN = np.ones((3, 3), np.uint8)
 HELD_EDGE = np.ones((5, 5), np.uint8)  # the blurred edge of a thumb, taken with it
+LIT = 0.8  # of the card's brightest paper: paper nearby darker than this lies in a shadow
 MIN_CHROMA = 6.0  # Lab units over the paper's: a greyer ink has no hue to compare
 HUE_APART = 40.0  # degrees: inks farther apart than this are other inks
 GAPS = np.ones((5, 5), np.uint8)  # closes the gaps a blurred outline leaves, so its inside holds
@@ -90,13 +91,14 @@ def outline(card: np.ndarray) -> Outline:
     above = float(np.median(saturation[paper])) if paper.any() else 0.0
     ink = ((light < INK_LIGHT) | (saturation > above + INK_COLOUR)).astype(np.uint8)
     edges = ink & ~cv2.erode(ink, _THIN)
+    lit = white >= LIT * np.percentile(white, 95)  # a shadow dims an ink's colour too
     held = _held(saturation)
     if held is None:
-        return Outline(edges, cv2.dilate(edges, _NEAR), _ink(small, ink, paper))
+        return Outline(edges, cv2.dilate(edges, _NEAR), _ink(small, ink, paper, lit))
     ink &= 1 - held
     edges &= 1 - cv2.dilate(held, _THIN)  # the thumb's own edge is no shape's
     visible = 1 - cv2.dilate(held, np.ones((2 * SHIFT + 1, 2 * SHIFT + 1), np.uint8))
-    return Outline(edges, cv2.dilate(edges, _NEAR), _ink(small, ink, paper & (held == 0)),
+    return Outline(edges, cv2.dilate(edges, _NEAR), _ink(small, ink, paper & (held == 0), lit),
                    visible)
 
 
@@ -120,20 +122,31 @@ def _held(saturation: np.ndarray) -> np.ndarray | None:
     return cv2.dilate(held.astype(np.uint8), HELD_EDGE)
 
 
-def _ink(small: np.ndarray, ink: np.ndarray, paper: np.ndarray) -> Ink:
+def _ink(small: np.ndarray, ink: np.ndarray, paper: np.ndarray, lit: np.ndarray) -> Ink:
     """The colour and filling of the ink (``ink``: uint8 0/1) of a shrunk card, against its
-    paper (``paper``: bool, as light as the paper nearby)."""
+    paper (``paper``: bool, as light as the paper nearby); its colour where the card is
+    ``lit`` (bool) if it is lit anywhere."""
     closed = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, GAPS)
     reach = np.pad(1 - closed, 1, constant_values=1)
     cv2.floodFill(reach, None, (0, 0), 2)  # the paper reached from the card's edge
     outside = reach[1:-1, 1:-1] == 2
     inside = cv2.erode((~outside).astype(np.uint8), RIM).astype(bool)
+    if not inside.any():  # an outline too faint to close: each shape's hull instead
+        hulls = np.zeros_like(ink)
+        for contour in cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+            cv2.fillConvexPoly(hulls, cv2.convexHull(contour), 1)
+        inside = cv2.erode(hulls, RIM).astype(bool)
     printed = ink.astype(bool)
     around = small[::2, ::2][(paper & outside)[::2, ::2]]  # every other pixel of the paper
     # round the shapes: their median is the paper's, at a quarter of the cost
     if not printed.any() or not len(around):
         return Ink(0.0, 0.0, None)
-    _, a, b = _lab(small[printed]).mean(axis=0) - np.median(_lab(around), axis=0)
+    seen_lit = printed & lit
+    paper_lit = small[::2, ::2][(paper & outside & lit)[::2, ::2]]
+    if seen_lit.any() and len(paper_lit):
+        _, a, b = _lab(small[seen_lit]).mean(axis=0) - np.median(_lab(paper_lit), axis=0)
+    else:
+        _, a, b = _lab(small[printed]).mean(axis=0) - np.median(_lab(around), axis=0)
     paper_tint = np.median(_tint(around), axis=0)
     rim = small[printed & ~inside]
     strength = float(np.linalg.norm(_tint(rim).mean(axis=0) - paper_tint)) if len(rim) else 0.0

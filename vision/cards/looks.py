@@ -59,11 +59,19 @@ def look(card: np.ndarray) -> np.ndarray:
 
 def _covered(inner: np.ndarray) -> np.ndarray:
     """The cells of a card (``GRID``, bool) covered by something coloured that reaches in from
-    its edge: a thumb holding it, a die lying on its corner. The card's own coloured ink lies
-    inside its white border; a card printed to its edge shows more colour than a thumb
-    covers, and is then left whole."""
+    its edge: a thumb holding it, a die lying on its corner."""
     saturation = cv2.resize(cv2.cvtColor(inner, cv2.COLOR_BGR2HSV)[..., 1], GRID,
                             interpolation=cv2.INTER_AREA)
+    covered = reaching_in(saturation)
+    return cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+
+
+def reaching_in(saturation: np.ndarray) -> np.ndarray:
+    """Where something coloured reaches in from the edge of a card (its saturation, any size;
+    bool): more coloured than :data:`COVER_SATURATION` and than the paper by
+    :data:`COVER_ABOVE_PAPER`, joined to the edge. The card's own coloured ink lies inside its
+    white border; a card printed to its edge shows more colour than a thumb covers
+    (:data:`MAX_COVERED`), and is then left whole."""
     limit = max(COVER_SATURATION, float(np.median(saturation)) + COVER_ABOVE_PAPER)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(
         (saturation > limit).astype(np.uint8), connectivity=8)
@@ -72,9 +80,7 @@ def _covered(inner: np.ndarray) -> np.ndarray:
             if stats[i, 0] == 0 or stats[i, 1] == 0 or stats[i, 0] + stats[i, 2] == cols
             or stats[i, 1] + stats[i, 3] == rows]
     covered = np.isin(labels, edge)
-    if covered.mean() > MAX_COVERED:
-        return np.zeros_like(covered)
-    return cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    return np.zeros_like(covered) if covered.mean() > MAX_COVERED else covered
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .looks import COVER_ABOVE_PAPER, COVER_SATURATION, MARGIN, MAX_COVERED
+from .looks import MARGIN, reaching_in
 
 SIZE = (120, 180)  # (width, height) at which the outline is drawn: half a straightened card
 WHITE_WINDOW = 25  # pixels over which the card's own white is taken (its paper round the ink)
@@ -104,20 +104,10 @@ def outline(card: np.ndarray) -> Outline:
 
 def _held(saturation: np.ndarray) -> np.ndarray | None:
     """Where something coloured reaching in from the card's edge covers it (uint8 0/1, a
-    thumb holding it; None: nothing does, or so much that it is the card's own art), as the
-    look finds it (:func:`.looks.look`) but pixel by pixel, and a little wider (its blurred
-    edge)."""
-    limit = max(COVER_SATURATION, float(np.median(saturation)) + COVER_ABOVE_PAPER)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(
-        (saturation > limit).astype(np.uint8), connectivity=8)
-    rows, cols = saturation.shape
-    edge = [i for i in range(1, count)
-            if stats[i, 0] == 0 or stats[i, 1] == 0 or stats[i, 0] + stats[i, 2] == cols
-            or stats[i, 1] + stats[i, 3] == rows]
-    if not edge:
-        return None
-    held = np.isin(labels, edge)
-    if held.mean() > MAX_COVERED:
+    thumb holding it; None: nothing does), as the look finds it (:func:`.looks.reaching_in`)
+    but pixel by pixel, and a little wider (its blurred edge)."""
+    held = reaching_in(saturation)
+    if not held.any():
         return None
     return cv2.dilate(held.astype(np.uint8), HELD_EDGE)
 

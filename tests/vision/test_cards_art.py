@@ -74,6 +74,31 @@ def test_the_same_art_under_two_ids_is_reported_alike_and_asked(tmp_path):
     assert {seen.id, *seen.alike} == {"guard-1", "guard-2"}
 
 
+SAME_TABLE = ("Image_43", "Image_36")  # one granite table, other dice on it, as is Image_16:
+# the three share most of their corners
+
+
+@pytest.fixture(scope="module")
+def same_table_deck(tmp_path_factory: pytest.TempPathFactory) -> Deck:
+    """Two photos of the granite table taught, not a third."""
+    return _taught(tmp_path_factory.mktemp("art"), SAME_TABLE)
+
+
+@pytest.mark.parametrize("seed", [2, 5, 6])
+def test_a_card_with_the_same_art_and_other_dice_on_it_is_told_apart(same_table_deck, seed):
+    # Image_16 shares over half its corners with Image_43, lined up (it was asked as it):
+    # cell by cell, the dice that are not where they were tell them apart
+    untaught = read_cards(_shown("Image_16", seed), same_table_deck).cards[0]
+    assert (untaught.id, untaught.uncertain) == (None, False)
+    taught = read_cards(_shown(SAME_TABLE[0], seed), same_table_deck).cards[0]
+    assert taught.id == SAME_TABLE[0]  # its own cells are alike
+
+
+def test_cards_with_the_same_art_told_apart_cell_by_cell_are_not_reported_alike(tmp_path):
+    deck = _taught(tmp_path, SAME_TABLE)
+    assert deck.teach("Image_16", _shown("Image_16", seed=1)).alike == []
+
+
 def test_a_plain_card_is_left_to_its_look():
     picture = _straight(teaching_photo("red-1-solid-oval"))
     assert self_inliers(picture, features(picture)) < CONFIRM

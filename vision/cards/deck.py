@@ -35,6 +35,7 @@ import numpy as np
 from ..imageio import load_image
 from ..profile import write_atomic
 from ..say import VisionError
+from .cells import least_alike, small
 from .features import Features, features, inliers, self_inliers
 from .find import find_cards, straighten
 from .looks import GRID, SEEN, Looks, distances, look
@@ -62,6 +63,9 @@ WHOLE_SHARE = 0.7  # of the inliers a taught picture has against itself moved: a
 # and evenly lit with fewer, against every card nearest by look, is a card not taught (on the art
 # set, plain: taught cards' 5th percentile 0.79, untaught cards' 95th 0.69). Half in shadow or
 # covered, a taught card keeps fewer (5th percentile 0.28): it is asked, never said unknown
+SAME_CELLS = 0.65  # correlation (vision.cards.cells) under which a cell of a card with art seen
+# whole and evenly lit is not its taught picture's: on the art set, a card and its own picture
+# 0.75 at the least (plain and tilted 30°), another card its corners confirm 0.57 at the most
 BORDER = 0.025  # of each side: the ring inside the card's edge where its paper is looked for
 INSET = 2  # pixels of the straightened card's very edge left out (the table may show there)
 PAPER_LIGHT = 0.75  # of the paper's brightest: a ring pixel darker than this is not paper
@@ -191,12 +195,13 @@ class Deck:
         ids, looks, corners, outlines = self._taught()
         near = distances(look(picture), looks)
         own, shapes = features(picture), outline(picture)
+        grey = small(picture) if border_clear(picture) else None
         alike = sorted({i for i, d, taught, printed in zip(ids, near, corners, outlines,
                                                             strict=True)
-                        if i != card_id and (
-                            d < ALIKE and (taught.checkable or _judge(shapes, printed).same)
-                            or taught.checkable and inliers(own, taught.features) >= CONFIRM)})
-        # (a plain card near by look but printed otherwise is told apart when read)
+                        if i != card_id and (  # (what is told apart when read is not alike)
+                            (d < ALIKE or inliers(own, taught.features) >= CONFIRM)
+                            and (grey is None or least_alike(grey, taught.grey) >= SAME_CELLS)
+                            if taught.checkable else d < ALIKE and _judge(shapes, printed).same)})
         self.folder.mkdir(parents=True, exist_ok=True)
         path, again = self.folder / f"{card_id}.png", 1
         while path.exists():  # a card taught again keeps its earlier pictures
@@ -256,6 +261,7 @@ class Corners:
 
     features: Features
     own: int
+    grey: np.ndarray  # the picture, small and grey, compared cell by cell (:mod:`.cells`)
 
     @property
     def checkable(self) -> bool:
@@ -267,7 +273,7 @@ class Corners:
 def _corners(picture: np.ndarray) -> Corners:
     """The corners of a taught picture and their inliers against itself moved."""
     own = features(picture)
-    return Corners(own, self_inliers(picture, own))
+    return Corners(own, self_inliers(picture, own), small(picture))
 
 
 def border_clear(card: np.ndarray, shadow_ok: bool = False, held_ok: bool = False) -> bool:
@@ -301,18 +307,25 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
     nearest by look (``checked``: their pictures' corners): sure when it has clearly more
     inliers than any other and most of those its picture has against itself, asked when two
     have about as many or it has only part of them (a card sharing its background), unknown
-    when none has enough, or, the card seen whole and evenly lit (:func:`border_clear`, looked
-    at only then), when none has most of those its picture has against itself."""
+    when none has enough, or, the card seen whole and evenly lit (:func:`border_clear`), when
+    none has most of those its picture has against itself. Seen so, a card whose cells are
+    not all alike its picture's (:mod:`.cells`) is not that card, however many corners they
+    share (the same art with something else on it)."""
     seen = features(card)
+    clear = border_clear(card)
+    grey = small(card) if clear else None
     counts, expected = {}, {}
     for card_id, pictures in checked.items():
         found = [(inliers(seen, c.features), c.own) for c in pictures]
         counts[card_id], expected[card_id] = max(found, default=(0, 1))
+        if grey is not None and counts[card_id] >= CONFIRM and max(
+                least_alike(grey, c.grey) for c in pictures) < SAME_CELLS:
+            counts[card_id] = 0  # the same art with something else on it: another card
     ranked = sorted(counts, key=counts.__getitem__, reverse=True)
     top = counts[ranked[0]]
     if top < CONFIRM:
         return CardSeen(None, _sureness(CONFIRM / max(top, 1)), False, box)
-    if all(counts[i] < WHOLE_SHARE * expected[i] for i in ranked) and border_clear(card):
+    if all(counts[i] < WHOLE_SHARE * expected[i] for i in ranked) and clear:
         share = max(counts[i] / max(expected[i], 1) for i in ranked)
         return CardSeen(None, _sureness(WHOLE_SHARE / max(share, 1e-6)), False, box)
     alike = tuple(i for i in ranked[1:] if counts[i] * CLEAR > top  # about as many, or

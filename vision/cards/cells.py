@@ -1,0 +1,66 @@
+"""The last judge of a card with art that its corners confirm: is it the taught card, or another
+card with the same art (photos of one table with other dice on it, one picture with other
+numbers)?
+
+Two such cards share most of their corners, lined up, and nearly their whole look: what tells
+them apart is a patch or two. Compared cell by cell (a grid over the straightened card, each
+cell searched a few pixels round in the taught picture), a card and its own picture correlate
+everywhere; a card with the same art and something else in one place does not, there. The
+least alike cell says it. Only a card seen whole and evenly lit may be judged so: a shadow's
+edge or a thumb makes a cell of a card's own picture as unlike.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+SIZE = (120, 180)  # (width, height) of the grey picture compared: half a straightened card
+GRID = (6, 9)  # (columns, rows) of cells
+SHIFT = 4  # pixels the whole card is searched round its place (corners found a pixel or two
+# off)
+NUDGE = 2  # pixels each cell is searched round where the whole card lines up (a card seen at a
+# slant is not lined up everywhere at once)
+FLAT = 4.0  # grey levels: a cell whose spread is less has nothing to compare (plain paper)
+
+
+def small(card: np.ndarray) -> np.ndarray:
+    """A straightened card (BGR uint8) as the grey picture its cells are taken from."""
+    return cv2.cvtColor(cv2.resize(card, SIZE, interpolation=cv2.INTER_AREA),
+                        cv2.COLOR_BGR2GRAY)
+
+
+def least_alike(seen: np.ndarray, taught: np.ndarray) -> float:
+    """How alike the least alike cell of ``seen`` is to ``taught`` (both :func:`small`): the
+    normalised correlation of that cell at its best place near where the whole card lines up
+    best (1: alike), the card the way up it lines up best."""
+    taught = taught.astype(np.float32)
+    ways = [way.astype(np.float32) for way in (seen, seen[::-1, ::-1])]
+    lined = [cv2.matchTemplate(taught, way[SHIFT:-SHIFT, SHIFT:-SHIFT], cv2.TM_CCOEFF_NORMED)
+             for way in ways]  # where the whole card lines up, each way up
+    way, lines = max(zip(ways, lined, strict=True), key=lambda pair: float(pair[1].max()))
+    dy, dx = (int(v) - SHIFT for v in np.unravel_index(int(lines.argmax()), lines.shape))
+    cells = _cells(way)
+    cells -= cells.mean(axis=(1, 2), keepdims=True)
+    spread = np.sqrt((cells ** 2).sum(axis=(1, 2)))
+    padded = cv2.copyMakeBorder(taught, SHIFT + NUDGE, SHIFT + NUDGE, SHIFT + NUDGE,
+                                SHIFT + NUDGE, cv2.BORDER_REPLICATE)
+    best = np.full(len(cells), -1.0, np.float32)
+    height, width = taught.shape
+    for ny in range(-NUDGE, NUDGE + 1):
+        for nx in range(-NUDGE, NUDGE + 1):
+            y, x = SHIFT + NUDGE + dy + ny, SHIFT + NUDGE + dx + nx
+            there = _cells(padded[y:y + height, x:x + width])
+            there -= there.mean(axis=(1, 2), keepdims=True)
+            norm = spread * np.sqrt((there ** 2).sum(axis=(1, 2)))
+            alike = (cells * there).sum(axis=(1, 2)) / np.maximum(norm, 1e-6)
+            np.maximum(best, alike, out=best)
+    textured = spread >= FLAT * np.sqrt(cells[0].size)  # a flat cell has nothing to compare
+    return float(best[textured].min()) if textured.any() else 1.0
+
+
+def _cells(picture: np.ndarray) -> np.ndarray:
+    """The cells of a :func:`small` picture (float32), one after the other."""
+    height, width = SIZE[1] // GRID[1], SIZE[0] // GRID[0]
+    return picture[:height * GRID[1], :width * GRID[0]].reshape(
+        GRID[1], height, GRID[0], width).transpose(0, 2, 1, 3).reshape(-1, height, width).copy()

@@ -7,18 +7,18 @@ every card already taught. A card is named only when its look is near one taught
 clearly nearer it than any other; nearer none of them, it is a card not taught (``id`` None),
 and near two of them, the reading is marked uncertain, never guessed.
 
-A card whose picture has corners of its own (art, text: :mod:`.features`) has a second judge:
-the cards its look is nearest must also share its corners, lined up as on the card. A card
-with art that no taught card's corners confirm is a card not taught, however near its look
-(its colours and layout may be another card's); one that two taught cards confirm alike is
-asked. A plain card (SET's shapes on white: a few smooth edges) is judged by its look, and,
-with nothing on its border (a shadow across it allowed), by its print (:mod:`.outline`): the
-outlines of its ink, the ink's colour and how its shapes are filled. Of the cards nearest by
+A card whose picture has corners of its own (art, text: :mod:`.features`) has a second judge: the
+cards its look is nearest must also share its corners, lined up as on the card. A card with art
+that no taught card's corners confirm is a card not taught, however near its look (its colours and
+layout may be another card's); one that two taught cards confirm alike is asked, and, seen whole
+and evenly lit, one whose cells are not all alike the confirming picture's is another card with the
+same art (:mod:`.cells`). A plain card (SET's shapes on white: a few smooth edges) is judged by its
+look and by its print (:mod:`.outline`; a shadow across it allowed, a thumb holding it left out):
+the outlines of its ink, the ink's colour and how its shapes are filled. Of the cards nearest by
 look, the first printed alike is the card (its look may then lie a little farther from it: a
-blurred teaching photo); none, or a card printed alike but filled otherwise, and it is a card
-not taught (an oval where a diamond was taught, a red card where the purple one was, a hatched
-one where the empty one was); named surely when no other card about as near by look is printed
-alike.
+blurred teaching photo); none, or a card printed alike but filled otherwise, and it is a card not
+taught (an oval where a diamond was taught, a red card where the purple one was, a hatched one
+where the empty one was); named surely when no other card about as near by look is printed alike.
 """
 
 from __future__ import annotations
@@ -379,13 +379,11 @@ def _printed(shapes: Outline, ranked: list[str], by_card: dict[str, float],
     """The plain card whose print (:class:`Print`) is the seen card's, among those nearest by
     look (``ranked``, at ``by_card``): the nearest printed alike is the card, unless its shapes
     are filled otherwise (then the card is not taught: a hatching unseen makes an empty card of
-    a hatched one more often than the other way), or its filling cannot be told and another
-    card is nearer by look (or it was told alike, but not evenly lit); none printed alike, a
-    card not taught. Sure when no other card
-    about as near by look (``margin``) is printed alike and its filling was told alike, the
-    card evenly ``lit`` or its shapes not empty (a shadow or a blur fades a hatching, never
-    draws one); its filling untold, only when no other card at all is about as near by
-    look and its look is near."""
+    a hatched one more often than the other way), or its filling was not told alike and
+    another card is nearer by look; none printed alike, a card not taught. Sure when no other
+    card about as near by look (``margin``) is printed alike, its filling was told alike (the
+    card evenly ``lit`` or its shapes not empty: a shadow or a blur fades a hatching, never
+    draws one), and, held by a thumb, most of its outline matches."""
     near = [i for i in ranked[:PRINT_CANDIDATES] if by_card[i] <= PRINT_REACH * KNOWN]
     prints: dict[str, Print] = {}
     named = None

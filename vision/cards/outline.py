@@ -14,6 +14,8 @@ Two more things tell plain cards apart that the look weighs too lightly: the hue
 SET's photos a card's hue over its paper moves by up to 10 degrees from photo to photo, the three
 inks lie 50 degrees apart at the least) and how much of the ink's colour the insides of its
 shapes hold (empty, hatched, solid: a hatching the camera cannot resolve still tints the inside).
+A thumb holding the card (something coloured reaching in from its edge) is left out of all
+three, and the taught outline is compared only where the seen card shows.
 """
 
 from __future__ import annotations
@@ -61,8 +63,9 @@ class Ink:
 
 @dataclass(frozen=True)
 class Outline:
-    """The edges of a straightened card's ink (uint8 0/1, :data:`SIZE`), and the same edges
-    widened by :data:`REACH`, kept to be compared."""
+    """The edges of a straightened card's ink (uint8 0/1, :data:`SIZE`) and the same edges
+    widened by :data:`REACH`, kept to be compared; the ink's colour and filling; and, when a
+    thumb holds the card, where the card shows (the thumb left out of all three)."""
 
     edges: np.ndarray
     near: np.ndarray

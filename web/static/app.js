@@ -599,7 +599,10 @@ async function loadRole() {
   if (!app.role) return;
   const response = await fetch("/api/role", {cache: "no-store",
     headers: {"X-Role-Token": app.role.token}});
-  app.role.pic = response.ok ? await response.json() : null;
+  const pic = response.ok ? await response.json() : null;
+  // two events in a row fetch twice: the older answer may come last, and must not hide the newer
+  if (pic && app.role.pic && pic.version < app.role.pic.version) return;
+  app.role.pic = pic;
   renderRole();
 }
 

@@ -234,3 +234,39 @@ def test_the_most_crowded_step_6_is_in_the_first_screen(browser, server, lang): 
                                            "(all) => all.map((e) => e.ariaLabel)")
     assert len(said) == len(set(said)) == len(kinds), said  # each says what it does, and who
     nothing_wider(table.page)
+
+
+def test_the_titans_phone_keeps_its_newer_view_when_an_older_answer_comes_last(browser, server):  # noqa: F811
+    """Found in a rehearsal ("the phones disagree: [10, 9]"): each event makes the Titan's
+    phone fetch its own view; of two fetched one after the other, the older answer could
+    arrive last and was shown until the next event."""
+    become_host(Phone(browser, server.url, "en").page)
+    api = ApiHost(server.url)
+    version = api.send(SETUP, *TAUGHT)
+    titan = Phone(browser, server.url.rstrip("/") + api._post("api/role/titan", {})["link"],
+                  "en")
+    titan.page.wait_for_selector("#role label.pick")
+    held = []
+
+    def hold_the_first(route) -> None:  # its answer fetched now, handed to the page later
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    titan.page.route("**/api/role", hold_the_first)
+    api.send(TAUGHT[0])  # the table moves on twice: two fetches
+    for _ in range(100):
+        if held:
+            break
+        titan.page.wait_for_timeout(50)
+    newest = api.send(TAUGHT[1])
+    for _ in range(100):
+        if titan.version() == newest:
+            break
+        titan.page.wait_for_timeout(50)
+    assert titan.version() == newest > version
+    route, answer = held[0]
+    route.fulfill(response=answer)  # the older answer, last
+    titan.page.wait_for_timeout(500)
+    assert titan.version() == newest

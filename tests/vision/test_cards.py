@@ -159,6 +159,20 @@ def test_a_card_taught_from_a_blurred_photo_is_still_named(red_one_deck, card, i
     assert seen.uncertain == (card == "red-1-empty-diamond")
 
 
+@pytest.mark.parametrize("card", ["red-2-solid-oval", "red-2-empty-diamond"])
+def test_a_card_printed_in_grey_is_named_surely_by_its_look_and_outline(tmp_path, card):
+    # a grey ink has no colour to tell a filling by (all asked before): the look alone decides
+    # when no other card is about as near
+    def grey(image):
+        return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+    deck = Deck(tmp_path)
+    for other in board_cards("red-2"):
+        deck.teach(other, grey(teaching_photo(other)))
+    seen = read_cards(grey(shown_frame(card)), deck).cards[0]
+    assert (seen.id, seen.uncertain) == (card, False)
+
+
 def test_two_cards_alike_are_reported_when_taught_and_asked_when_read(tmp_path):
     deck = Deck(tmp_path)
     photo = teaching_photo("red-2-solid-oval")  # two copies of one card: same art

@@ -39,7 +39,15 @@ from .cells import least_alike, small
 from .features import Features, features, inliers, self_inliers
 from .find import find_cards, straighten
 from .looks import GRID, SEEN, Looks, distances, look
-from .outline import FILL_DOUBT, Outline, agreement, outline, same_colour, same_filling
+from .outline import (
+    FILL_DOUBT,
+    MIN_CHROMA,
+    Outline,
+    agreement,
+    outline,
+    same_colour,
+    same_filling,
+)
 
 # Distances between looks (vision.cards.looks.distances), set on real photos of the 81 cards of
 # SET (benchmarks/cards.py): the same card read in another photo lay at about 0.08 (median) and
@@ -383,7 +391,9 @@ def _printed(shapes: Outline, ranked: list[str], by_card: dict[str, float],
     another card is nearer by look; none printed alike, a card not taught. Sure when no other
     card about as near by look (``margin``) is printed alike, its filling was told alike (the
     card evenly ``lit`` or its shapes not empty: a shadow or a blur fades a hatching, never
-    draws one), and, held by a thumb, most of its outline matches."""
+    draws one), and, held by a thumb, most of its outline matches; an ink with no colour to
+    tell a filling by, when no other card at all is about as near by look and its look is
+    near."""
     near = [i for i in ranked[:PRINT_CANDIDATES] if by_card[i] <= PRINT_REACH * KNOWN]
     prints: dict[str, Print] = {}
     named = None
@@ -404,9 +414,12 @@ def _printed(shapes: Outline, ranked: list[str], by_card: dict[str, float],
         if card_id not in prints:
             prints[card_id] = _print(shapes, card_id, taught)
     alike = tuple(i for i in rivals if i not in prints or prints[i].same)
-    bar = KNOWN if told else SURE
-    sure = told and not alike and distance <= bar and (
+    grey = shapes.ink.chroma < MIN_CHROMA and prints[named].filling is None  # an ink with no
+    # colour to tell a filling by: the look alone, as near and with no card about as near
+    sure = (told and not alike and distance <= KNOWN or grey and not rivals
+            and distance <= SURE) and (
         shapes.visible is None or prints[named].agreement >= HELD_OUTLINE)
+    bar = KNOWN if told else SURE
     return CardSeen(named, _sureness(bar / distance) if sure else 0.5, not sure, box,
                     alike[:2])
 

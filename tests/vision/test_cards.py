@@ -23,10 +23,16 @@ TAUGHT_BOARDS = ("red-2", "green-1")
 @pytest.fixture(scope="module")
 def deck(tmp_path_factory: pytest.TempPathFactory) -> Deck:
     """The 18 cards of two boards, each taught from one photo."""
-    deck = Deck(tmp_path_factory.mktemp("cards"))
-    for board in TAUGHT_BOARDS:
+    return _deck_of(tmp_path_factory.mktemp("cards"), TAUGHT_BOARDS)
+
+
+def _deck_of(folder, boards: tuple[str, ...], but: tuple[str, ...] = ()) -> Deck:
+    """A deck of the cards of ``boards``, each taught from one photo, but for ``but``."""
+    deck = Deck(folder)
+    for board in boards:
         for card in board_cards(board):
-            deck.teach(card, teaching_photo(card))
+            if card not in but:
+                deck.teach(card, teaching_photo(card))
     return deck
 
 
@@ -63,11 +69,8 @@ def test_a_card_not_taught_is_said_unknown_not_guessed(deck, card):
 @pytest.fixture(scope="module")
 def green_deck_but_one(tmp_path_factory: pytest.TempPathFactory) -> Deck:
     """The green-1 board taught but for its striped diamond."""
-    deck = Deck(tmp_path_factory.mktemp("cards"))
-    for card in board_cards("green-1"):
-        if card != "green-1-striped-diamond":
-            deck.teach(card, teaching_photo(card))
-    return deck
+    return _deck_of(tmp_path_factory.mktemp("cards"), ("green-1",),
+                    but=("green-1-striped-diamond",))
 
 
 @pytest.mark.parametrize("index", [1, 2, 3])
@@ -99,16 +102,6 @@ def test_a_card_whose_outline_tells_it_from_the_cards_as_near_is_named_surely(de
     # (asked, before the outlines); only their shapes tell them apart
     seen = read_cards(shown_frame("green-1-solid-oval", index), deck).cards[0]
     assert (seen.id, seen.uncertain) == ("green-1-solid-oval", False)
-
-
-def _deck_of(folder, boards: tuple[str, ...], but: tuple[str, ...] = ()) -> Deck:
-    """A deck of the cards of ``boards``, each taught from one photo, but for ``but``."""
-    deck = Deck(folder)
-    for board in boards:
-        for card in board_cards(board):
-            if card not in but:
-                deck.teach(card, teaching_photo(card))
-    return deck
 
 
 @pytest.mark.parametrize("card, board, twin", [

@@ -245,13 +245,14 @@ class Deck:
         # corners of its own: they must agree
         margin = MARGIN * (1.0 + COVER_DOUBT * float(1.0 - seen[..., SEEN].mean()))
         shapes = outline(card) if plain else None
+        ring = Border.of(card) if plain else None
         if shapes is not None and (
                 shapes.visible is not None and shapes.edges.any()  # a thumb found, left out,
                 # and some ink left beside it
-                or shapes.visible is None and border_clear(card, shadow_ok=True)):  # (else
-            # what is on the border draws edges of its own)
+                or shapes.visible is None and ring.clear(shadow_ok=True)):  # (else what is
+            # on the border draws edges of its own)
             return _printed(shapes, ranked, by_card, (ids, outlines), margin, box,
-                            lit=border_clear(card, held_ok=True))
+                            lit=ring.clear(held_ok=True))
         if best > KNOWN:
             return CardSeen(None, _sureness(best / KNOWN), False, box)
         if not plain:
@@ -285,28 +286,43 @@ def _corners(picture: np.ndarray) -> Corners:
 
 
 def border_clear(card: np.ndarray, shadow_ok: bool = False, held_ok: bool = False) -> bool:
-    """Whether the straightened ``card``'s border shows its paper all round: nearly every pixel
-    of a thin ring inside its edge about as bright as the paper's brightest and not coloured.
-    A shadow across the card darkens half the ring, a thumb or a die on it colours part of it
-    (on the art set: at most 5 % of the ring off paper on plain frames, at least 24 % half in
-    shadow or a fifth covered). A card printed to its edge has no such border: it never counts
-    as clear, and is asked rather than said unknown. ``shadow_ok``: a shadow across the
-    border does not count, only something on it; ``held_ok``: the other way round (is the
-    card evenly lit where nothing covers it)."""
-    hsv = cv2.cvtColor(card, cv2.COLOR_BGR2HSV)
-    height, width = card.shape[:2]
-    dy, dx = max(int(BORDER * height), 1), max(int(BORDER * width), 1)
-    ring = np.zeros((height, width), bool)
-    ring[INSET:INSET + dy, INSET:width - INSET] = True
-    ring[height - INSET - dy:height - INSET, INSET:width - INSET] = True
-    ring[INSET:height - INSET, INSET:INSET + dx] = True
-    ring[INSET:height - INSET, width - INSET - dx:width - INSET] = True
-    bright, colour = hsv[..., 2][ring].astype(np.float32), hsv[..., 1][ring]
-    paper = np.percentile(bright, 90)
-    coloured = colour > PAPER_COLOUR
-    dark = bright < PAPER_LIGHT * paper
-    off = coloured if shadow_ok else dark & ~coloured if held_ok else dark | coloured
-    return float(off.mean()) <= OFF_PAPER
+    """Whether the straightened ``card``'s border shows its paper all round (:class:`Border`);
+    ``shadow_ok``: a shadow across the border does not count, only something on it;
+    ``held_ok``: the other way round (is the card evenly lit where nothing covers it)."""
+    return Border.of(card).clear(shadow_ok, held_ok)
+
+
+@dataclass(frozen=True)
+class Border:
+    """The thin ring inside a straightened card's edge where its paper is looked for: which of
+    its pixels are darker than 0.75 of the paper's brightest, and which are coloured. A shadow
+    across the card darkens half the ring, a thumb or a die on it colours part of it (on the art
+    set: at most 5 % of the ring off paper on plain frames, at least 24 % half in shadow or a
+    fifth covered). A card printed to its edge has no such border: it never counts as clear,
+    and is asked rather than said unknown."""
+
+    dark: np.ndarray  # bool, one value a pixel of the ring
+    coloured: np.ndarray
+
+    @classmethod
+    def of(cls, card: np.ndarray) -> Border:
+        """The ring of a straightened card (BGR uint8)."""
+        hsv = cv2.cvtColor(card, cv2.COLOR_BGR2HSV)
+        height, width = card.shape[:2]
+        dy, dx = max(int(BORDER * height), 1), max(int(BORDER * width), 1)
+        ring = np.zeros((height, width), bool)
+        ring[INSET:INSET + dy, INSET:width - INSET] = True
+        ring[height - INSET - dy:height - INSET, INSET:width - INSET] = True
+        ring[INSET:height - INSET, INSET:INSET + dx] = True
+        ring[INSET:height - INSET, width - INSET - dx:width - INSET] = True
+        bright, colour = hsv[..., 2][ring].astype(np.float32), hsv[..., 1][ring]
+        return cls(bright < PAPER_LIGHT * np.percentile(bright, 90), colour > PAPER_COLOUR)
+
+    def clear(self, shadow_ok: bool = False, held_ok: bool = False) -> bool:
+        """Nearly all of the ring is paper (see :func:`border_clear` for the two leaves)."""
+        off = (self.coloured if shadow_ok else self.dark & ~self.coloured if held_ok
+               else self.dark | self.coloured)
+        return float(off.mean()) <= OFF_PAPER
 
 
 def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],

@@ -186,6 +186,7 @@ def agreement(seen: Outline, taught: Outline) -> float:
     seen_count = int(seen.edges.sum())
     pad = (SHIFT, SHIFT, SHIFT, SHIFT, cv2.BORDER_CONSTANT, 0)
     taught_near = cv2.copyMakeBorder(taught.near, *pad)
+    whole = cv2.copyMakeBorder(taught.edges, *pad) if seen.visible is None else None
     best = 0.0
     for way in (seen, seen.turned()):
         shown = taught.edges if way.visible is None else taught.edges & way.visible  # what
@@ -194,8 +195,8 @@ def agreement(seen: Outline, taught: Outline) -> float:
         if not taught_count or not seen_count:
             best = max(best, float(taught_count == seen_count))
             continue
+        padded = whole if whole is not None else cv2.copyMakeBorder(shown, *pad)
         of_seen = cv2.matchTemplate(taught_near, way.edges, cv2.TM_CCORR) / seen_count
-        of_taught = cv2.matchTemplate(cv2.copyMakeBorder(shown, *pad), way.near,
-                                      cv2.TM_CCORR) / taught_count
+        of_taught = cv2.matchTemplate(padded, way.near, cv2.TM_CCORR) / taught_count
         best = max(best, float(np.minimum(of_seen, of_taught).max()))
     return best

@@ -48,6 +48,10 @@ FILL_APART = 0.06  # fillings this far apart at the least, and
 FILL_RATIO = 2.5  # this many times apart, are other fillings (on SET's photos: empty 0.09 at
 # the most, hatched 0.13 at the least but for 1 % of hatched cards whose stripes the camera lost)
 FILL_DOUBT = (0.07, 0.13)  # a filling in between may be empty or hatched: it tells nothing
+PAPER_TINT = 0.01  # chromaticity from the paper at the card's edge: a pixel this near is paper
+ON_PAPER = 0.25  # of the card's inside (where it shows), its paper at the least: shapes printed
+# on paper (SET's photos: 0.37 at the least, solid ovals; a photo printed inside a card's white
+# border, as the art set's plainest: 0.15 at the most). A photo has no shapes to fill
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,9 @@ class Ink:
     hue: float
     chroma: float
     fill: float | None
+
+
+NO_INK = Ink(0.0, 0.0, None)  # no ink seen, or a photo: no colour, no filling to compare
 
 
 @dataclass(frozen=True)
@@ -96,13 +103,29 @@ def outline(card: np.ndarray) -> Outline:
     edges = ink & ~cv2.erode(ink, _THIN)
     lit = white >= LIT * np.percentile(white, 95)  # a shadow dims an ink's colour too
     held = _held(saturation)
-    if held is None:
-        return Outline(edges, cv2.dilate(edges, _NEAR), _ink(small, ink, paper, lit))
-    ink &= 1 - held
-    edges &= 1 - cv2.dilate(held, _THIN)  # the thumb's own edge is no shape's
-    visible = 1 - cv2.dilate(held, np.ones((2 * SHIFT + 1, 2 * SHIFT + 1), np.uint8))
-    return Outline(edges, cv2.dilate(edges, _NEAR), _ink(small, ink, paper & (held == 0), lit),
-                   visible)
+    shown = np.ones(ink.shape, bool) if held is None else held == 0
+    printed = _paper_share(card, small, shown) >= ON_PAPER  # else a photo: its dark and
+    # coloured parts are no ink, and have neither one colour nor a filling
+    if held is not None:
+        ink &= 1 - held
+        edges &= 1 - cv2.dilate(held, _THIN)  # the thumb's own edge is no shape's
+    colour = _ink(small, ink, paper & shown, lit) if printed else NO_INK
+    visible = None if held is None else 1 - cv2.dilate(held, np.ones((2 * SHIFT + 1,) * 2,
+                                                                     np.uint8))
+    return Outline(edges, cv2.dilate(edges, _NEAR), colour, visible)
+
+
+def _paper_share(card: np.ndarray, small: np.ndarray, shown: np.ndarray) -> float:
+    """The share of the shrunk inside of ``card`` (``small``, where ``shown``) whose colour is
+    the paper's at the card's edge (the band :data:`.looks.MARGIN` wide left out of the
+    inside), by chromaticity (the same in a shadow)."""
+    height, width = card.shape[:2]
+    dy, dx = max(int(height * MARGIN), 1), max(int(width * MARGIN), 1)
+    band = np.concatenate([card[:dy, ::4].reshape(-1, 3), card[-dy:, ::4].reshape(-1, 3),
+                           card[::4, :dx].reshape(-1, 3), card[::4, -dx:].reshape(-1, 3)])
+    paper = np.median(_tint(band), axis=0)
+    near = np.linalg.norm(_tint(small[shown]) - paper, axis=1) < PAPER_TINT
+    return float(near.mean()) if len(near) else 0.0
 
 
 def _held(saturation: np.ndarray) -> np.ndarray | None:
@@ -133,7 +156,7 @@ def _ink(small: np.ndarray, ink: np.ndarray, paper: np.ndarray, lit: np.ndarray)
     around = small[::2, ::2][(paper & outside)[::2, ::2]]  # every other pixel of the paper
     # round the shapes: their median is the paper's, at a quarter of the cost
     if not printed.any() or not len(around):
-        return Ink(0.0, 0.0, None)
+        return NO_INK
     seen_lit = printed & lit
     paper_lit = small[::2, ::2][(paper & outside & lit)[::2, ::2]]
     if seen_lit.any() and len(paper_lit):

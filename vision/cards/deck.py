@@ -70,7 +70,9 @@ CANDIDATES = 3  # the cards nearest by look whose corners are checked
 WHOLE_SHARE = 0.7  # of the inliers a taught picture has against itself moved: a card seen whole
 # and evenly lit with fewer, against every card nearest by look, is a card not taught (on the art
 # set, plain: taught cards' 5th percentile 0.79, untaught cards' 95th 0.69). Half in shadow or
-# covered, a taught card keeps fewer (5th percentile 0.28): it is asked, never said unknown
+# covered, a taught card keeps fewer (5th percentile 0.28): it is asked, never said unknown.
+# Its cells all alike its picture's (SAME_CELLS), it is that card however few it keeps (turned in
+# the frame, 25 of 438 taught cards kept fewer)
 SAME_CELLS = 0.65  # correlation (vision.cards.cells) under which a cell of a card with art seen
 # whole and evenly lit is not its taught picture's: on the art set, a card and its own picture
 # 0.75 at the least (plain and tilted 30°), another card its corners confirm 0.57 at the most
@@ -332,24 +334,29 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
     inliers than any other and most of those its picture has against itself, asked when two
     have about as many or it has only part of them (a card sharing its background), unknown
     when none has enough, or, the card seen whole and evenly lit (:func:`border_clear`), when
-    none has most of those its picture has against itself. Seen so, a card whose cells are
-    not all alike its picture's (:mod:`.cells`) is not that card, however many corners they
-    share (the same art with something else on it)."""
+    none has most of those its picture has against itself nor is its picture cell by cell
+    (:mod:`.cells`: a turn or a slant keeps fewer corners, not fewer alike cells). Seen so, a
+    card whose cells are not all alike its picture's is not that card, however many corners
+    they share (the same art with something else on it)."""
     seen = features(card)
     clear = border_clear(card)
     grey = small(card) if clear else None
-    counts, expected = {}, {}
+    counts, expected, cells_alike = {}, {}, set()
     for card_id, pictures in checked.items():
         found = [(inliers(seen, c.features), c.own) for c in pictures]
         counts[card_id], expected[card_id] = max(found, default=(0, 1))
-        if grey is not None and counts[card_id] >= CONFIRM and max(
-                least_alike(grey, c.grey) for c in pictures) < SAME_CELLS:
-            counts[card_id] = 0  # the same art with something else on it: another card
+        if grey is not None and counts[card_id] >= CONFIRM:
+            if max(least_alike(grey, c.grey) for c in pictures) < SAME_CELLS:
+                counts[card_id] = 0  # the same art with something else on it: another card
+            else:
+                cells_alike.add(card_id)  # its picture cell by cell, however many of its
+                # corners a turn or a slant kept
     ranked = sorted(counts, key=counts.__getitem__, reverse=True)
     top = counts[ranked[0]]
     if top < CONFIRM:
         return CardSeen(None, _sureness(CONFIRM / max(top, 1)), False, box)
-    if all(counts[i] < WHOLE_SHARE * expected[i] for i in ranked) and clear:
+    if clear and all(counts[i] < WHOLE_SHARE * expected[i] and i not in cells_alike
+                     for i in ranked):
         share = max(counts[i] / max(expected[i], 1) for i in ranked)
         return CardSeen(None, _sureness(WHOLE_SHARE / max(share, 1e-6)), False, box)
     alike = tuple(i for i in ranked[1:] if counts[i] * CLEAR > top  # about as many, or

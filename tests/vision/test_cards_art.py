@@ -201,8 +201,8 @@ def test_a_photo_not_taught_is_never_named_surely(photo_deck, seed):
         assert seen.id is None or seen.uncertain
 
 
-TURNED = ("Image_0", "Image_138", "Image_130", "IMG_20191112_110826")  # cards that keep under
-# WHOLE_SHARE of their corners when the frame is turned (resampled, then shrunk back)
+TURNED = ("Image_138", "Image_98", "Image_16", "IMG_20191112_111700")  # cards that keep under
+# SHARE of their picture's corners when the frame is turned (resampled, then shrunk back)
 
 
 @pytest.fixture(scope="module")
@@ -211,11 +211,12 @@ def turned_deck(tmp_path_factory: pytest.TempPathFactory) -> Deck:
     return _taught(tmp_path_factory.mktemp("turned"), TURNED)
 
 
-def test_a_card_turned_in_the_frame_whose_cells_are_its_picture_s_is_named(turned_deck):
-    """Seen whole and evenly lit, a card keeping under WHOLE_SHARE of its picture's corners was
-    said unknown (another photo of one table shares part of them); cell by cell it is its
-    picture, and is named (2 of these 40 frames were said unknown; 25 of the 438 taught cards
-    read turned in benchmarks/cards.py)."""
+def test_a_card_turned_in_the_frame_whose_cells_are_its_picture_s_is_named_surely(turned_deck):
+    """Seen whole and evenly lit, a card keeping under SHARE of its picture's corners was asked,
+    and under WHOLE_SHARE said unknown (another photo of one table shares part of them); cell by
+    cell it is its picture, and is named surely. (Of these 40 frames, 8 were still said unknown
+    and 3 asked after 2c2c972: a corner cell showed the table where the card's corners were
+    found a pixel off, and its picture was not alike there.)"""
     read = []
     for name in TURNED:
         for seed in range(30, 40):
@@ -223,4 +224,4 @@ def test_a_card_turned_in_the_frame_whose_cells_are_its_picture_s_is_named(turne
             frame, spot = laid_on_table(art_card(cv2.imread(str(ART / f"{name}.jpg"))), rng)
             turned, _ = transform("rotated", frame, [(name, spot)], rng)
             read.append((name, read_cards(turned, turned_deck).cards[0]))
-    assert [seen.id for _, seen in read] == [name for name, _ in read]
+    assert [(seen.id, seen.uncertain) for _, seen in read] == [(name, False) for name, _ in read]

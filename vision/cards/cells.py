@@ -15,6 +15,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .looks import MARGIN
+
 SIZE = (120, 180)  # (width, height) of the grey picture compared: half a straightened card
 GRID = (6, 9)  # (columns, rows) of cells
 SHIFT = 4  # pixels the whole card is searched round its place (corners found a pixel or two
@@ -25,9 +27,12 @@ FLAT = 4.0  # grey levels: a cell whose spread is less has nothing to compare (p
 
 
 def small(card: np.ndarray) -> np.ndarray:
-    """A straightened card (BGR uint8) as the grey picture its cells are taken from."""
-    return cv2.cvtColor(cv2.resize(card, SIZE, interpolation=cv2.INTER_AREA),
-                        cv2.COLOR_BGR2GRAY)
+    """A straightened card (BGR uint8) as the grey picture its cells are taken from, its edge
+    left out (where its corners were found a pixel off, the table shows in a corner cell)."""
+    height, width = card.shape[:2]
+    dy, dx = int(height * MARGIN), int(width * MARGIN)
+    return cv2.cvtColor(cv2.resize(card[dy:height - dy, dx:width - dx], SIZE,
+                                   interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
 
 
 def least_alike(seen: np.ndarray, taught: np.ndarray) -> float:

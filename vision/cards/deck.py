@@ -337,7 +337,8 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
     none has most of those its picture has against itself nor is its picture cell by cell
     (:mod:`.cells`: a turn or a slant keeps fewer corners, not fewer alike cells). Seen so, a
     card whose cells are not all alike its picture's is not that card, however many corners
-    they share (the same art with something else on it)."""
+    they share (the same art with something else on it), and one whose cells all are is
+    named surely when no other card is about as confirmed."""
     seen = features(card)
     clear = border_clear(card)
     grey = small(card) if clear else None
@@ -360,9 +361,11 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
         share = max(counts[i] / max(expected[i], 1) for i in ranked)
         return CardSeen(None, _sureness(WHOLE_SHARE / max(share, 1e-6)), False, box)
     alike = tuple(i for i in ranked[1:] if counts[i] * CLEAR > top  # about as many, or
-                  or counts[i] >= max(CONFIRM, SHARE * expected[i]))  # confirmed itself
+                  or counts[i] >= max(CONFIRM, SHARE * expected[i])  # confirmed itself
+                  or i in cells_alike)
     runner = counts[ranked[1]] if len(ranked) > 1 else 0
-    ratio = min(top / max(runner * CLEAR, 1), top / (SHARE * expected[ranked[0]]))
+    kept = 1.0 if ranked[0] in cells_alike else top / (SHARE * expected[ranked[0]])
+    ratio = min(top / max(runner * CLEAR, 1), kept)
     sure = ratio >= 1.0 and not alike
     return CardSeen(ranked[0], _sureness(min(ratio, top / CONFIRM)), not sure, box, alike)
 

@@ -87,6 +87,8 @@ SAME_OUTLINE = 0.47  # agreement of outlines (vision.cards.outline) under which 
 # 0.4 % more at 0.49); at 0.44, 1-3 % of untaught cards are named (asked)
 PRINT_REACH = 1.3  # times KNOWN: a plain card printed as a taught card may lie this far from it
 # by look (a blurred teaching photo: SET's red cards lay up to 0.21 from their own)
+SHADE_REACH = 1.7  # times KNOWN: the same, for a card not evenly lit (a shadow across most of
+# a card moves its look farther: SET's blurred red cards lay up to 0.27 from their own)
 PRINT_CANDIDATES = 5  # the plain cards nearest by look whose print is compared
 HELD_OUTLINE = 0.65  # agreement of outlines a card held by a thumb must reach to be named
 # surely: what the thumb hides may be what tells two shapes apart (SET, a fifth covered: other
@@ -239,7 +241,7 @@ class Deck:
         ranked = sorted(by_card, key=by_card.__getitem__)
         best = max(by_card[ranked[0]], 1e-6)
         second = by_card[ranked[1]] if len(ranked) > 1 else float("inf")
-        if best > KNOWN * PRINT_REACH:
+        if best > KNOWN * SHADE_REACH:
             return CardSeen(None, _sureness(best / KNOWN), False, box)
         checked = {i: [c for j, c in zip(ids, corners, strict=True) if j == i]
                    for i in ranked[:CANDIDATES]}
@@ -253,8 +255,9 @@ class Deck:
                 # and some ink left beside it
                 or shapes.visible is None and ring.clear(shadow_ok=True)):  # (else what is
             # on the border draws edges of its own)
-            return _printed(shapes, ranked, by_card, (ids, outlines), margin, box,
-                            lit=ring.clear(held_ok=True))
+            lit = ring.clear(held_ok=True)
+            return _printed(shapes, ranked, by_card, (ids, outlines), margin, box, lit,
+                            KNOWN * (PRINT_REACH if lit else SHADE_REACH))
         if best > KNOWN:
             return CardSeen(None, _sureness(best / KNOWN), False, box)
         if not plain:
@@ -409,18 +412,17 @@ def _judge(shapes: Outline, other: Outline) -> Print:
 
 def _printed(shapes: Outline, ranked: list[str], by_card: dict[str, float],
              taught: tuple[list[str], list[Outline]], margin: float,
-             box: tuple[int, int, int, int], lit: bool) -> CardSeen:
-    """The plain card whose print (:class:`Print`) is the seen card's, among those nearest by
-    look (``ranked``, at ``by_card``): the nearest printed alike is the card, unless its shapes
-    are filled otherwise (then the card is not taught: a hatching unseen makes an empty card of
-    a hatched one more often than the other way), or its filling was not told alike and
-    another card is nearer by look; none printed alike, a card not taught. Sure when no other
-    card about as near by look (``margin``) is printed alike, its filling was told alike (the
-    card evenly ``lit`` or its shapes not empty: a shadow or a blur fades a hatching, never
-    draws one), and, held by a thumb, most of its outline matches; an ink with no colour to
-    tell a filling by, when no other card at all is about as near by look and its look is
-    near."""
-    near = [i for i in ranked[:PRINT_CANDIDATES] if by_card[i] <= PRINT_REACH * KNOWN]
+             box: tuple[int, int, int, int], lit: bool, reach: float) -> CardSeen:
+    """The plain card whose print (:class:`Print`) is the seen card's, among those nearest by look
+    (``ranked``, at ``by_card``, within ``reach``): the nearest printed alike is the card, unless
+    its shapes are filled otherwise (then the card is not taught: a hatching unseen makes an empty
+    card of a hatched one more often than the other way), or its filling was not told alike and
+    another card is nearer by look; none printed alike, a card not taught. Sure when no other card
+    about as near by look (``margin``) is printed alike, its filling was told alike (the card evenly
+    ``lit`` or its shapes not empty: a shadow or a blur fades a hatching, never draws one), and,
+    held by a thumb, most of its outline matches; an ink with no colour to tell a filling by, when
+    no other card at all is about as near by look and its look is near."""
+    near = [i for i in ranked[:PRINT_CANDIDATES] if by_card[i] <= reach]
     prints: dict[str, Print] = {}
     named = None
     for card_id in near:

@@ -19,6 +19,7 @@ from .looks import MARGIN
 
 SIZE = (120, 180)  # (width, height) of the grey picture compared: half a straightened card
 GRID = (6, 9)  # (columns, rows) of cells
+CELL = (SIZE[0] // GRID[0], SIZE[1] // GRID[1])  # (width, height) of a cell, in pixels
 SHIFT = 4  # pixels the whole card is searched round its place (corners found a pixel or two
 # off)
 NUDGE = 2  # pixels each cell is searched round where the whole card lines up (a card seen at a
@@ -45,27 +46,29 @@ def least_alike(seen: np.ndarray, taught: np.ndarray) -> float:
              for way in ways]  # where the whole card lines up, each way up
     way, lines = max(zip(ways, lined, strict=True), key=lambda pair: float(pair[1].max()))
     dy, dx = (int(v) - SHIFT for v in np.unravel_index(int(lines.argmax()), lines.shape))
-    cells = _cells(way)
-    cells -= cells.mean(axis=(1, 2), keepdims=True)
-    spread = np.sqrt((cells ** 2).sum(axis=(1, 2)))
+    cells = way[:GRID[1] * CELL[1], :GRID[0] * CELL[0]]
+    cells = cells - cv2.resize(_means(cells), cells.shape[::-1], interpolation=cv2.INTER_NEAREST)
+    spread = np.sqrt(_means(cells * cells))  # of each cell, per pixel
     padded = cv2.copyMakeBorder(taught, SHIFT + NUDGE, SHIFT + NUDGE, SHIFT + NUDGE,
                                 SHIFT + NUDGE, cv2.BORDER_REPLICATE)
-    best = np.full(len(cells), -1.0, np.float32)
-    height, width = taught.shape
+    mean = cv2.boxFilter(padded, -1, CELL, anchor=(0, 0), borderType=cv2.BORDER_CONSTANT)
+    power = cv2.boxFilter(padded * padded, -1, CELL, anchor=(0, 0),
+                          borderType=cv2.BORDER_CONSTANT)
+    there_spread = np.sqrt(np.maximum(power - mean * mean, 0.0))  # of the cell starting at
+    # each pixel of the taught picture
+    best = np.full(GRID[::-1], -1.0, np.float32)
+    height, width = cells.shape
     for ny in range(-NUDGE, NUDGE + 1):
         for nx in range(-NUDGE, NUDGE + 1):
             y, x = SHIFT + NUDGE + dy + ny, SHIFT + NUDGE + dx + nx
-            there = _cells(padded[y:y + height, x:x + width])
-            there -= there.mean(axis=(1, 2), keepdims=True)
-            norm = spread * np.sqrt((there ** 2).sum(axis=(1, 2)))
-            alike = (cells * there).sum(axis=(1, 2)) / np.maximum(norm, 1e-6)
-            np.maximum(best, alike, out=best)
-    textured = spread >= FLAT * np.sqrt(cells[0].size)  # a flat cell has nothing to compare
+            across = _means(cells * padded[y:y + height, x:x + width])  # (the seen cells'
+            # mean is 0: the taught cells' own mean need not be taken off)
+            spreads = there_spread[y:y + height:CELL[1], x:x + width:CELL[0]]
+            np.maximum(best, across / np.maximum(spread * spreads, 1e-6), out=best)
+    textured = spread >= FLAT  # a flat cell has nothing to compare
     return float(best[textured].min()) if textured.any() else 1.0
 
 
-def _cells(picture: np.ndarray) -> np.ndarray:
-    """The cells of a :func:`small` picture (float32), one after the other."""
-    height, width = SIZE[1] // GRID[1], SIZE[0] // GRID[0]
-    return picture[:height * GRID[1], :width * GRID[0]].reshape(
-        GRID[1], height, GRID[0], width).transpose(0, 2, 1, 3).reshape(-1, height, width).copy()
+def _means(picture: np.ndarray) -> np.ndarray:
+    """The mean of each cell of ``picture`` (float32, the cells' grid exactly)."""
+    return cv2.resize(picture, GRID, interpolation=cv2.INTER_AREA)

@@ -103,28 +103,32 @@ def outline(card: np.ndarray) -> Outline:
     edges = ink & ~cv2.erode(ink, _THIN)
     lit = white >= LIT * np.percentile(white, 95)  # a shadow dims an ink's colour too
     held = _held(saturation)
-    shown = np.ones(ink.shape, bool) if held is None else held == 0
+    shown = None if held is None else held == 0
     printed = _paper_share(card, small, shown) >= ON_PAPER  # else a photo: its dark and
     # coloured parts are no ink, and have neither one colour nor a filling
-    if held is not None:
+    if shown is not None:
         ink &= 1 - held
         edges &= 1 - cv2.dilate(held, _THIN)  # the thumb's own edge is no shape's
-    colour = _ink(small, ink, paper & shown, lit) if printed else NO_INK
+        paper &= shown
+    colour = _ink(small, ink, paper, lit) if printed else NO_INK
     visible = None if held is None else 1 - cv2.dilate(held, np.ones((2 * SHIFT + 1,) * 2,
                                                                      np.uint8))
     return Outline(edges, cv2.dilate(edges, _NEAR), colour, visible)
 
 
-def _paper_share(card: np.ndarray, small: np.ndarray, shown: np.ndarray) -> float:
-    """The share of the shrunk inside of ``card`` (``small``, where ``shown``) whose colour is
-    the paper's at the card's edge (the band :data:`.looks.MARGIN` wide left out of the
-    inside), by chromaticity (the same in a shadow)."""
+def _paper_share(card: np.ndarray, small: np.ndarray, shown: np.ndarray | None) -> float:
+    """The share of the shrunk inside of ``card`` (``small``, where ``shown``, None: all of
+    it; taken at half its size) whose colour is the paper's at the card's edge (the band
+    :data:`.looks.MARGIN` wide left out of the inside), by chromaticity (the same in a
+    shadow)."""
     height, width = card.shape[:2]
     dy, dx = max(int(height * MARGIN), 1), max(int(width * MARGIN), 1)
-    band = np.concatenate([card[:dy, ::4].reshape(-1, 3), card[-dy:, ::4].reshape(-1, 3),
-                           card[::4, :dx].reshape(-1, 3), card[::4, -dx:].reshape(-1, 3)])
+    band = np.concatenate([card[:dy, ::16].reshape(-1, 3), card[-dy:, ::16].reshape(-1, 3),
+                           card[::16, :dx].reshape(-1, 3), card[::16, -dx:].reshape(-1, 3)])
     paper = np.median(_tint(band), axis=0)
-    near = np.linalg.norm(_tint(small[shown]) - paper, axis=1) < PAPER_TINT
+    half = cv2.resize(small, (SIZE[0] // 2, SIZE[1] // 2), interpolation=cv2.INTER_AREA)
+    off = _tint(half.reshape(-1, 3) if shown is None else half[shown[::2, ::2]]) - paper
+    near = (off * off).sum(axis=1) < PAPER_TINT ** 2
     return float(near.mean()) if len(near) else 0.0
 
 

@@ -345,15 +345,16 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
     seen = features(card)
     clear = border_clear(card)
     grey = small(card) if clear else None
-    counts, expected, cells_alike = {}, {}, set()
+    counts, expected, cells_alike = {}, {}, {}
     for card_id, pictures in checked.items():
         found = [(inliers(seen, c.features), c.own) for c in pictures]
         counts[card_id], expected[card_id] = max(found, default=(0, 1))
         if grey is not None and counts[card_id] >= CONFIRM:
-            if max(least_alike(grey, c.grey) for c in pictures) < SAME_CELLS:
+            cells = max(least_alike(grey, c.grey) for c in pictures)
+            if cells < SAME_CELLS:
                 counts[card_id] = 0  # the same art with something else on it: another card
             else:
-                cells_alike.add(card_id)  # its picture cell by cell, however many of its
+                cells_alike[card_id] = cells  # its picture cell by cell, however many of its
                 # corners a turn or a slant kept
     ranked = sorted(counts, key=counts.__getitem__, reverse=True)
     top = counts[ranked[0]]
@@ -367,7 +368,8 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
                   or counts[i] >= max(CONFIRM, SHARE * expected[i])  # confirmed itself
                   or i in cells_alike)
     runner = counts[ranked[1]] if len(ranked) > 1 else 0
-    kept = 1.0 if ranked[0] in cells_alike else top / (SHARE * expected[ranked[0]])
+    kept = max(top / (SHARE * expected[ranked[0]]),
+               cells_alike.get(ranked[0], 0.0) / SAME_CELLS)
     ratio = min(top / max(runner * CLEAR, 1), kept)
     sure = ratio >= 1.0 and not alike
     return CardSeen(ranked[0], _sureness(min(ratio, top / CONFIRM)), not sure, box, alike)

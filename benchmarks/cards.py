@@ -227,7 +227,7 @@ def set_cards(whole: bool = False) -> tuple[dict[str, np.ndarray], list[tuple[np
     views = []
     for board, frames in photos.items():
         for photo, labels in zip(frames[1:], cards[board][1:], strict=True):
-            views += [_board(photo, labels)] if whole \
+            views += [board_frame(photo, labels)] if whole \
                 else [shown(photo, label, spot) for label, spot in labels]
     return teach, views
 
@@ -294,7 +294,7 @@ def laid_on_table(card: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarra
     return frame, CardSpot(corners, tuple(int(v) for v in box))
 
 
-def _board(photo: np.ndarray, labels: list) -> tuple[np.ndarray, list]:
+def board_frame(photo: np.ndarray, labels: list) -> tuple[np.ndarray, list]:
     """A board photo as one 640-pixel frame, its cards' places moved with it."""
     scale = FRAME_SIDE / max(photo.shape[:2])
     return shrink(photo), [(label, CardSpot(spot.corners * scale, spot.box))

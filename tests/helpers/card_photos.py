@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.cards import boards, cut_out, labelled, shown  # noqa: E402
+from benchmarks.cards import board_frame, boards, cut_out, labelled, shown  # noqa: E402
 from vision.cards import CardSpot  # noqa: E402
 
 TAUGHT_PHOTO, READ_PHOTO = 0, 2  # photos of a board taken on 31 December and 1 January
@@ -42,3 +42,11 @@ def shown_frame(card: str, index: int = READ_PHOTO) -> np.ndarray:
     """A 640-pixel frame of ``card`` shown to the camera, from another photo of its board."""
     photo, spots = _board(card.rsplit("-", 2)[0], index)
     return shown(photo, card, spots[card])[0]
+
+
+def whole_board(name: str, index: int = READ_PHOTO) -> tuple[np.ndarray, dict[str, CardSpot]]:
+    """A photo of a board as one 640-pixel frame (its nine cards at once), and where each card
+    lies in it."""
+    photo, spots = _board(name, index)
+    frame, placed = board_frame(photo, list(spots.items()))
+    return frame, dict(placed)

@@ -9,7 +9,7 @@ import json
 import cv2
 import numpy as np
 import pytest
-from card_photos import board_cards, shown_frame, teaching_photo
+from card_photos import board_cards, shown_frame, teaching_photo, whole_board
 
 from benchmarks.cards import boards, transform
 from companion.cardphotos import picture_files
@@ -114,6 +114,26 @@ def test_a_card_most_in_shadow_is_named_by_its_print_though_its_look_moved_farth
                                 np.random.default_rng(seed))
     (x, y) = centres[0][1]
     seen = [c for c in read_cards(shaded, red_deck).cards
+            if c.box[0] <= x <= c.box[2] and c.box[1] <= y <= c.box[3]]
+    assert [c.id for c in seen] == [card]
+
+
+@pytest.fixture(scope="module")
+def purple_deck(tmp_path_factory: pytest.TempPathFactory) -> Deck:
+    """The purple-1 board taught."""
+    return _deck_of(tmp_path_factory.mktemp("cards"), ("purple-1",))
+
+
+@pytest.mark.parametrize("index", [1, 2, 3])
+@pytest.mark.parametrize("card", ["purple-1-striped-oval", "purple-1-striped-diamond"])
+def test_a_small_hatched_card_nearer_its_empty_twin_by_look_is_named_by_its_filling(
+        purple_deck, card, index):
+    # nine cards to a 640-pixel frame: a hatched card's look lay nearer the empty one's, whose
+    # print is alike but filled otherwise, and it was said unknown though its own card, a
+    # little farther, is printed and filled alike
+    frame, cards = whole_board("purple-1", index)
+    (x, y) = cards[card].corners.mean(axis=0)
+    seen = [c for c in read_cards(frame, purple_deck).cards
             if c.box[0] <= x <= c.box[2] and c.box[1] <= y <= c.box[3]]
     assert [c.id for c in seen] == [card]
 

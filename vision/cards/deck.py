@@ -15,10 +15,10 @@ and evenly lit, one whose cells are not all alike the confirming picture's is an
 same art (:mod:`.cells`). A plain card (SET's shapes on white: a few smooth edges) is judged by its
 look and by its print (:mod:`.outline`; a shadow across it allowed, a thumb holding it left out):
 the outlines of its ink, the ink's colour and how its shapes are filled. Of the cards nearest by
-look, the first printed alike is the card (its look may then lie a little farther from it: a
-blurred teaching photo); none, or a card printed alike but filled otherwise, and it is a card not
-taught (an oval where a diamond was taught, a red card where the purple one was, a hatched one
-where the empty one was); named surely when no other card about as near by look is printed alike.
+look, the first printed alike and filled alike is the card (its look may then lie a little
+farther from it: a blurred teaching photo); none, and it is a card not taught (an oval where a
+diamond was taught, a red card where the purple one was, a hatched one where the empty one
+was); named surely when no other card about as near by look is printed alike.
 """
 
 from __future__ import annotations
@@ -416,10 +416,11 @@ def _printed(shapes: Outline, ranked: list[str], by_card: dict[str, float],
              taught: tuple[list[str], list[Outline]], margin: float,
              box: tuple[int, int, int, int], lit: bool, reach: float) -> CardSeen:
     """The plain card whose print (:class:`Print`) is the seen card's, among those nearest by look
-    (``ranked``, at ``by_card``, within ``reach``): the nearest printed alike is the card, unless
-    its shapes are filled otherwise (then the card is not taught: a hatching unseen makes an empty
-    card of a hatched one more often than the other way), or its filling was not told alike and
-    another card is nearer by look; none printed alike, a card not taught. Sure when no other card
+    (``ranked``, at ``by_card``, within ``reach``): the nearest printed alike and not filled
+    otherwise is the card (a small card's look may lie nearer its twin of another filling),
+    unless its filling was not told alike and another card is nearer by look; none, a card not
+    taught (one printed alike but filled otherwise too: a hatching unseen makes an empty card of
+    a hatched one more often than the other way). Sure when no other card
     about as near by look (``margin``) is printed alike, its filling was told alike (the card evenly
     ``lit`` or its shapes not empty: a shadow or a blur fades a hatching, never draws one), and,
     held by a thumb, most of its outline matches; an ink with no colour to tell a filling by, when
@@ -429,12 +430,13 @@ def _printed(shapes: Outline, ranked: list[str], by_card: dict[str, float],
     named = None
     for card_id in near:
         prints[card_id] = _print(shapes, card_id, taught)
-        if prints[card_id].alike:
+        if prints[card_id].same:  # (one printed alike but filled otherwise is passed: its
+            # twin of the seen filling may lie a little farther by look)
             named = card_id
             break
     told = named is not None and prints[named].filling and (
         lit or shapes.ink.fill > FILL_DOUBT[1])
-    if named is None or prints[named].filling is False or (named != ranked[0] and not told):
+    if named is None or (named != ranked[0] and not told):
         # (only a filling told alike names a card whose look is nearer another)
         own = prints[ranked[0]].agreement if ranked[0] in prints else 0.0
         return CardSeen(None, _sureness(SAME_OUTLINE / max(own, 1e-6)), False, box)

@@ -15,7 +15,8 @@ SET's photos a card's hue over its paper moves by up to 10 degrees from photo to
 inks lie 50 degrees apart at the least) and how much of the ink's colour the insides of its
 shapes hold (empty, hatched, solid: a hatching the camera cannot resolve still tints the inside).
 A thumb holding the card (something coloured reaching in from its edge) is left out of all
-three, and the taught outline is compared only where the seen card shows.
+three, and the taught outline is compared only where the seen card shows. A photo printed on a
+card (little of its inside the colour of its paper) has no ink: only its outline is compared.
 """
 
 from __future__ import annotations

@@ -417,14 +417,14 @@ def _printed(shapes: Outline, ranked: list[str], by_card: dict[str, float],
              box: tuple[int, int, int, int], lit: bool, reach: float) -> CardSeen:
     """The plain card whose print (:class:`Print`) is the seen card's, among those nearest by look
     (``ranked``, at ``by_card``, within ``reach``): the nearest printed alike and not filled
-    otherwise is the card (a small card's look may lie nearer its twin of another filling),
-    unless its filling was not told alike and another card is nearer by look; none, a card not
-    taught (one printed alike but filled otherwise too: a hatching unseen makes an empty card of
-    a hatched one more often than the other way). Sure when no other card
-    about as near by look (``margin``) is printed alike, its filling was told alike (the card evenly
-    ``lit`` or its shapes not empty: a shadow or a blur fades a hatching, never draws one), and,
-    held by a thumb, most of its outline matches; an ink with no colour to tell a filling by, when
-    no other card at all is about as near by look and its look is near."""
+    otherwise is the card (a small card's look may lie nearer its twin of another filling), unless
+    its filling was not told alike and another card is nearer by look; none, a card not taught (one
+    printed alike but filled otherwise too: a hatching unseen makes an empty card of a hatched one
+    more often than the other way). Sure when no other card about as near by look (``margin``) is
+    printed alike, its filling was told alike (the card evenly ``lit`` or its shapes not empty: a
+    shadow or a blur fades a hatching, never draws one), and, held by a thumb, most of its outline
+    matches; an ink with no colour to tell a filling by, when no other card at all is about as near
+    by look and its look is near."""
     near = [i for i in ranked[:PRINT_CANDIDATES] if by_card[i] <= reach]
     prints: dict[str, Print] = {}
     named = None

@@ -15,7 +15,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .looks import MARGIN
+from .looks import inside
 
 SIZE = (120, 180)  # (width, height) of the grey picture compared: half a straightened card
 GRID = (6, 9)  # (columns, rows) of cells
@@ -30,10 +30,8 @@ FLAT = 4.0  # grey levels: a cell whose spread is less has nothing to compare (p
 def small(card: np.ndarray) -> np.ndarray:
     """A straightened card (BGR uint8) as the grey picture its cells are taken from, its edge
     left out (where its corners were found a pixel off, the table shows in a corner cell)."""
-    height, width = card.shape[:2]
-    dy, dx = int(height * MARGIN), int(width * MARGIN)
-    return cv2.cvtColor(cv2.resize(card[dy:height - dy, dx:width - dx], SIZE,
-                                   interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    return cv2.cvtColor(cv2.resize(inside(card), SIZE, interpolation=cv2.INTER_AREA),
+                        cv2.COLOR_BGR2GRAY)
 
 
 def least_alike(seen: np.ndarray, taught: np.ndarray) -> float:

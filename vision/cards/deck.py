@@ -312,7 +312,6 @@ class Border:
     @classmethod
     def of(cls, card: np.ndarray) -> Border:
         """The ring of a straightened card (BGR uint8)."""
-        hsv = cv2.cvtColor(card, cv2.COLOR_BGR2HSV)
         height, width = card.shape[:2]
         dy, dx = max(int(BORDER * height), 1), max(int(BORDER * width), 1)
         ring = np.zeros((height, width), bool)
@@ -320,7 +319,9 @@ class Border:
         ring[height - INSET - dy:height - INSET, INSET:width - INSET] = True
         ring[INSET:height - INSET, INSET:INSET + dx] = True
         ring[INSET:height - INSET, width - INSET - dx:width - INSET] = True
-        bright, colour = hsv[..., 2][ring].astype(np.float32), hsv[..., 1][ring]
+        hsv = cv2.cvtColor(card[ring].reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
+        bright, colour = hsv[:, 2].astype(np.float32), hsv[:, 1]  # (the ring's pixels only:
+        # the rest of the card is not looked at)
         return cls(bright < PAPER_LIGHT * np.percentile(bright, 90), colour > PAPER_COLOUR)
 
     def clear(self, shadow_ok: bool = False, held_ok: bool = False) -> bool:

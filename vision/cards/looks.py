@@ -32,11 +32,17 @@ MAX_COVERED = 0.4  # of the card: more coloured surface joined to the edge is th
 SEEN = 4  # the channel of a look that says whether a cell shows the card (1) or is covered (0)
 
 
-def look(card: np.ndarray) -> np.ndarray:
-    """The look of a straightened card (BGR uint8), a float32 array of ``GRID`` x 5."""
+def inside(card: np.ndarray) -> np.ndarray:
+    """A straightened card without its edge (:data:`MARGIN` of each side): what the look, the
+    outline and the cells compare, wherever its corners were found."""
     height, width = card.shape[:2]
     dy, dx = int(height * MARGIN), int(width * MARGIN)
-    inner = card[dy:height - dy, dx:width - dx]
+    return card[dy:height - dy, dx:width - dx]
+
+
+def look(card: np.ndarray) -> np.ndarray:
+    """The look of a straightened card (BGR uint8), a float32 array of ``GRID`` x 5."""
+    inner = inside(card)
     seen = ~_covered(inner)
     grey = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0
     coarse = cv2.resize(grey, GRID, interpolation=cv2.INTER_AREA)

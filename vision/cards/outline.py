@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .looks import MARGIN, reaching_in
+from .looks import MARGIN, inside, reaching_in
 
 SIZE = (120, 180)  # (width, height) at which the outline is drawn: half a straightened card
 WHITE_WINDOW = 25  # pixels over which the card's own white is taken (its paper round the ink)
@@ -89,9 +89,7 @@ class Outline:
 
 def outline(card: np.ndarray) -> Outline:
     """The outline of the ink of a straightened card (BGR uint8): where ink meets paper."""
-    height, width = card.shape[:2]
-    dy, dx = int(height * MARGIN), int(width * MARGIN)
-    small = cv2.resize(card[dy:height - dy, dx:width - dx], SIZE, interpolation=cv2.INTER_AREA)
+    small = cv2.resize(inside(card), SIZE, interpolation=cv2.INTER_AREA)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0
     white = cv2.blur(cv2.morphologyEx(grey, cv2.MORPH_CLOSE, _WHITE), (3, 3))  # the ink
     # filled with the paper round it; a shadow's edge stays where it lies (a dilation alone

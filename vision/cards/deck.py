@@ -67,6 +67,10 @@ SHARE = 0.75  # of the inliers a picture has against itself moved, a card seen m
 # named surely: cards sharing a background or a frame share part of their corners, not all
 CLEAR = 2.0  # the card confirmed has this many times the inliers of any other: a sure reading
 CANDIDATES = 3  # the cards nearest by look whose corners are checked
+HELD_CANDIDATES = 8  # the same, of a card partly covered: those about as near by look as the
+# nearest (within its margin), up to this many; more, and it is asked (on the art set, a
+# fifth covered: one card in 20 had its own picture 4th to 8th by look, and a card sharing its
+# background confirmed surely in its place)
 WHOLE_SHARE = 0.7  # of the inliers a taught picture has against itself moved: a card seen whole
 # and evenly lit with fewer, against every card nearest by look, is a card not taught (on the art
 # set, plain: taught cards' 5th percentile 0.79, untaught cards' 95th 0.69). Half in shadow or
@@ -243,11 +247,14 @@ class Deck:
         second = by_card[ranked[1]] if len(ranked) > 1 else float("inf")
         if best > KNOWN * SHADE_REACH:
             return CardSeen(None, _sureness(best / KNOWN), False, box)
+        covered = float(1.0 - seen[..., SEEN].mean())
+        margin = MARGIN * (1.0 + COVER_DOUBT * covered)
+        rivals = [i for i in ranked if by_card[i] <= margin * best] if covered else []  # what
+        # a thumb hides may be what set the card apart by look: more cards are about as near
         checked = {i: [c for j, c in zip(ids, corners, strict=True) if j == i]
-                   for i in ranked[:CANDIDATES]}
+                   for i in ranked[:max(CANDIDATES, min(len(rivals), HELD_CANDIDATES))]}
         plain = not any(c.checkable for c in checked[ranked[0]])  # else the nearest card has
         # corners of its own: they must agree
-        margin = MARGIN * (1.0 + COVER_DOUBT * float(1.0 - seen[..., SEEN].mean()))
         shapes = outline(card) if plain else None
         ring = Border.of(card) if plain else None
         if shapes is not None and (
@@ -261,7 +268,7 @@ class Deck:
         if best > KNOWN:
             return CardSeen(None, _sureness(best / KNOWN), False, box)
         if not plain:
-            return _confirmed(card, checked, box)
+            return _confirmed(card, checked, box, unchecked=len(rivals) > len(checked))
         sure = best <= SURE and second >= margin * best
         alike = tuple(i for i in ranked[1:3] if by_card[i] < MARGIN * best)
         confidence = _sureness(min(SURE / best, second / best / margin))
@@ -332,7 +339,7 @@ class Border:
 
 
 def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
-               box: tuple[int, int, int, int]) -> CardSeen:
+               box: tuple[int, int, int, int], unchecked: bool = False) -> CardSeen:
     """The card whose taught corners line up with the straightened ``card``'s, among the cards
     nearest by look (``checked``: their pictures' corners): sure when it has clearly more
     inliers than any other and most of those its picture has against itself, asked when two
@@ -342,7 +349,8 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
     (:mod:`.cells`: a turn or a slant keeps fewer corners, not fewer alike cells). Seen so, a
     card whose cells are not all alike its picture's is not that card, however many corners
     they share (the same art with something else on it), and one whose cells all are is
-    named surely when no other card is about as confirmed."""
+    named surely when no other card is about as confirmed. ``unchecked``: other cards about as
+    near by look were not checked (a card held by a thumb): the card is never sure."""
     seen = features(card)
     clear = border_clear(card)
     grey = small(card) if clear else None
@@ -372,7 +380,7 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
     kept = max(top / (SHARE * expected[ranked[0]]),
                cells_alike.get(ranked[0], 0.0) / SAME_CELLS)
     ratio = min(top / max(runner * CLEAR, 1), kept)
-    sure = ratio >= 1.0 and not alike
+    sure = ratio >= 1.0 and not alike and not unchecked
     return CardSeen(ranked[0], _sureness(min(ratio, top / CONFIRM)), not sure, box, alike)
 
 

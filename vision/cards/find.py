@@ -5,9 +5,12 @@ A card is a bright, nearly rectangular shape with a card's proportions: the fram
 :data:`WORK_SIDE` pixels, split into bright and dark (Otsu's threshold, and the edges between
 touching cards), and each outline whose convex hull has four corners, or fills its tightest
 rotated rectangle well enough, is a card; the pale parts alone are searched too, so that a thumb
-as bright as the card, joined to its outline, is cut off it. A thumb on a corner or a glare cuts
-into the outline, not into its hull or rectangle, so the card is still found where it lies. A
-card partly out of the frame is left out: what is out of view cannot be compared.
+as bright as the card, joined to its outline, is cut off it. A glare cuts into the outline, not
+into its hull, so the card is still found where it lies; a thumb over a corner cuts the corner
+off the hull too, which then has five corners: the card's lost corner is where the two sides
+beside the cut meet, each drawn on along the outline (the tightest rectangle round what shows
+is skewed by the cut, up to a tenth of the card's width). A card partly out of the frame is
+left out: what is out of view cannot be compared.
 
 A card half in shadow falls on both sides of Otsu's threshold (its dark art in the shadow is as
 dark as the table), so the frame is split again nearer the table's grey, where the shadowed
@@ -37,6 +40,8 @@ SIDE_BY_SIDE = 0.2  # two outlines sharing less than this of the smaller one are
 SIDE_BY_SIDE_AREA = 0.15  # of the outline holding them, each: smaller are shapes on a card
 SOLID = 0.9  # of its hull, an outline found whole covers at least this much
 SAME_CARD = 0.75  # two outlines overlapping this much (shared over joined area) are one card
+CUT_CORNER = 5  # corners of a card's outline with one corner cut off (a thumb over it)
+ON_SIDE = 3  # pixels: an outline's point this near a side is drawn along it
 CARD_SIZE = (240, 360)  # (width, height) of a straightened card, in pixels
 
 
@@ -105,8 +110,9 @@ def _median_below(gray: np.ndarray, limit: float) -> float:
 
 def _card_outlines(mask: np.ndarray, cut: bool = True) -> list[np.ndarray]:
     """The corners of each card-shaped outline of ``mask`` wholly in view (``cut``: also
-    outlines with a corner cut off, by their rectangle)."""
-    contours = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    outlines with a corner cut off, where their sides meet)."""
+    contours = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]  # every
+    # point: a side is drawn along them (:func:`_fitted`)
     area = mask.shape[0] * mask.shape[1]
     return [spot for c in contours if not _cut_by_edge(c, mask.shape)
             and (spot := _card_outline(c, area, cut)) is not None]
@@ -133,19 +139,99 @@ def _card_outline(contour: np.ndarray, frame_area: int, cut: bool = True
     hull_area = cv2.contourArea(hull)
     if not MIN_AREA * frame_area <= hull_area <= MAX_AREA * frame_area:
         return None
-    rect = cv2.minAreaRect(hull)
-    (w, h) = rect[1]
-    if min(w, h) <= 0:
-        return None
-    aspect = max(w, h) / min(w, h)
-    if not ASPECTS[0] <= aspect <= ASPECTS[1] or hull_area < MIN_FILL * w * h:
-        return None
-    poly = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
+    poly = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True).reshape(-1, 2)
     if not cut and (len(poly) != 4 or cv2.contourArea(contour) < SOLID * hull_area):
         return None  # a pale patch of table joined to the card, not a card whole
-    corners = poly.reshape(-1, 2).astype(np.float32) if len(poly) == 4 \
-        else cv2.boxPoints(rect).astype(np.float32)  # a corner cut by a thumb: the rectangle
+    mended = _mended(poly.astype(np.float64), contour.reshape(-1, 2)) \
+        if len(poly) == CUT_CORNER else None
+    if mended is not None and _card_shaped(mended, hull_area):
+        return _upright_order(mended.astype(np.float32))  # a corner cut by a thumb: where
+        # the two sides beside the cut meet
+    rect = cv2.minAreaRect(hull)
+    if not _card_shaped(cv2.boxPoints(rect), hull_area):
+        return None
+    corners = poly.astype(np.float32) if len(poly) == 4 \
+        else cv2.boxPoints(rect).astype(np.float32)  # cut otherwise: the rectangle
     return _upright_order(corners)
+
+
+def _card_shaped(corners: np.ndarray, hull_area: float) -> bool:
+    """Whether the quadrilateral ``corners`` has a card's proportions and the outline's hull
+    (of ``hull_area``) fills it well enough."""
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    across, along = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    if min(across, along) <= 0:
+        return False
+    aspect = max(across, along) / min(across, along)
+    area = cv2.contourArea(corners.astype(np.float32))
+    return ASPECTS[0] <= aspect <= ASPECTS[1] and hull_area >= MIN_FILL * area
+
+
+def _mended(poly: np.ndarray, contour: np.ndarray) -> np.ndarray | None:
+    """The four corners of a card whose outline (``poly``, five corners of ``contour``) has one
+    corner cut off (a thumb over it): of the sides whose two neighbours, drawn on, meet beyond
+    it, the one whose cut leaves the card nearest a parallelogram (its opposite sides parallel,
+    as a card's are but for perspective); None when no side's neighbours meet beyond it. The
+    two sides beside the cut are drawn on along the outline's points, not its corners alone."""
+    best, corners = np.inf, None
+    for cut in range(len(poly)):
+        before, start, end, after, last = (poly[(cut + k) % len(poly)] for k in (-1, 0, 1, 2, 3))
+        meet = _meeting(before, start, end, after)
+        if meet is None or _cross(end - start, meet - start) * _cross(
+                end - start, poly.mean(axis=0) - start) >= 0:  # not beyond the cut
+            continue
+        quad = np.array([meet, after, last, before])
+        sides = np.roll(quad, -1, axis=0) - quad
+        skew = _angle(sides[0], -sides[2]) + _angle(sides[1], -sides[3])
+        if skew < best:
+            best, corners = skew, (quad, (before, start), (end, after))
+    if corners is None:
+        return None
+    quad, (before, start), (end, after) = corners
+    fitted = _meeting(*_fitted(contour, before, start), *_fitted(contour, end, after))
+    if fitted is None or np.linalg.norm(fitted - quad[0]) > np.linalg.norm(end - start):
+        return quad  # (a side too ragged to be drawn along: its two ends say where it runs)
+    return np.array([fitted, *quad[1:]])
+
+
+def _fitted(contour: np.ndarray, start: np.ndarray, end: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Two points of the line that best fits the outline's points along the side from
+    ``start`` to ``end`` (its middle, within :data:`ON_SIDE` pixels of the side): the side
+    as drawn, not as its two ends alone say."""
+    along = end - start
+    length = float(np.linalg.norm(along))
+    unit = along / max(length, 1e-9)
+    offset = contour - start
+    t = offset @ unit
+    off = np.abs(offset @ np.array([-unit[1], unit[0]]))
+    points = contour[(t > 0.15 * length) & (t < 0.85 * length) & (off <= ON_SIDE)]
+    if len(points) < 2:
+        return start, end
+    dx, dy, x, y = cv2.fitLine(points.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return np.array([x, y], float), np.array([x + dx, y + dy], float)
+
+
+def _cross(one: np.ndarray, other: np.ndarray) -> float:
+    """The cross product of two plane vectors (its sign: which way the second turns)."""
+    return float(one[0] * other[1] - one[1] * other[0])
+
+
+def _angle(one: np.ndarray, other: np.ndarray) -> float:
+    """The angle between two directions, in radians."""
+    cosine = float(np.dot(one, other) / (np.linalg.norm(one) * np.linalg.norm(other) + 1e-9))
+    return float(np.arccos(np.clip(cosine, -1.0, 1.0)))
+
+
+def _meeting(a0: np.ndarray, a1: np.ndarray, b0: np.ndarray, b1: np.ndarray
+             ) -> np.ndarray | None:
+    """Where the line through ``a0`` and ``a1`` meets the one through ``b0`` and ``b1`` (None:
+    they are nearly parallel)."""
+    da, db = a1 - a0, b1 - b0
+    denominator = _cross(da, db)
+    if abs(denominator) < 1e-6 * np.linalg.norm(da) * np.linalg.norm(db):
+        return None
+    return a0 + da * _cross(b0 - a0, db) / denominator
 
 
 def _upright_order(corners: np.ndarray) -> np.ndarray:

@@ -29,6 +29,10 @@ INK_FLOOR = 0.02  # a blank card's ink, so that two blank cards are not infinite
 COVER_SATURATION = 60  # of 255: a cell more coloured than this (and than the card's paper by
 COVER_ABOVE_PAPER = 40  # this much), joined to the card's edge, is a thumb or another object
 MAX_COVERED = 0.4  # of the card: more coloured surface joined to the edge is the card's own art
+HELD_SAMPLE = (60, 90)  # (width, height) at which what covers a card's edge is followed in
+HELD_LIGHT = 0.5  # of the brightest along a card's edge: what covers it is no darker
+HELD_RANGE = np.float32([40, 12, 12])  # Lab units (OpenCV's 8-bit scale) from the colour over
+# a card's edge that are still that colour: its light may change (shading), its hue little
 SEEN = 4  # the channel of a look that says whether a cell shows the card (1) or is covered (0)
 
 
@@ -43,7 +47,7 @@ def inside(card: np.ndarray) -> np.ndarray:
 def look(card: np.ndarray) -> np.ndarray:
     """The look of a straightened card (BGR uint8), a float32 array of ``GRID`` x 5."""
     inner = inside(card)
-    seen = ~_covered(inner)
+    seen = ~_covered(card)
     grey = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0
     coarse = cv2.resize(grey, GRID, interpolation=cv2.INTER_AREA)
     kernel = np.ones((WHITE_KERNEL, WHITE_KERNEL), np.uint8)
@@ -63,13 +67,49 @@ def look(card: np.ndarray) -> np.ndarray:
     return np.dstack([stack, seen.astype(np.float32)]).astype(np.float32)
 
 
-def _covered(inner: np.ndarray) -> np.ndarray:
-    """The cells of a card (``GRID``, bool) covered by something coloured that reaches in from
-    its edge: a thumb holding it, a die lying on its corner."""
-    saturation = cv2.resize(cv2.cvtColor(inner, cv2.COLOR_BGR2HSV)[..., 1], GRID,
+def _covered(card: np.ndarray) -> np.ndarray:
+    """The cells of a card (``GRID``, bool) covered by something that reaches in from its
+    edge (:func:`held`), and the cells beside them."""
+    saturation = cv2.resize(cv2.cvtColor(inside(card), cv2.COLOR_BGR2HSV)[..., 1], GRID,
                             interpolation=cv2.INTER_AREA)
-    covered = reaching_in(saturation)
+    covered = held(card, saturation)
     return cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+
+
+def held(card: np.ndarray, saturation: np.ndarray) -> np.ndarray:
+    """Where a straightened card's inside (bool, at the size of ``saturation``, the inside's)
+    is covered by something coloured that reaches in from its edge: a thumb holding it, a die
+    lying on its corner (:func:`reaching_in`); on a card whose coloured art reaches its
+    inside's edge (a photo inside a thin border), the colour over the card's own edge
+    (:func:`_held_at_edge`)."""
+    covered = reaching_in(saturation)
+    return covered if covered.any() else _held_at_edge(card, saturation.shape[::-1])
+
+
+def _held_at_edge(card: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """Where a card's inside (shrunk to ``size``, bool) is covered by what lies over the card's very
+    edge where it is coloured and lit (its border is paper, or the table seen past a corner): the
+    surface of that colour joined to it (a thumb is one colour; where it meets the card's art
+    the colour changes). Nothing when that spreads over more than :data:`MAX_COVERED` of the
+    card (the art itself reaches the edge)."""
+    small = cv2.resize(card, HELD_SAMPLE, interpolation=cv2.INTER_AREA)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    saturation, value = hsv[..., 1], hsv[..., 2].astype(np.float32)
+    ring = np.ones(saturation.shape, bool)
+    ring[1:-1, 1:-1] = False
+    limit = max(COVER_SATURATION, float(np.median(saturation[ring])) + COVER_ABOVE_PAPER)
+    lit = value >= HELD_LIGHT * np.percentile(value[ring], 90)  # (a dark pixel's hue and
+    # saturation are noise: the table past a corner in a shadow)
+    over = ring & (saturation > limit) & lit
+    if not over.any():
+        return np.zeros(size[::-1], bool)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    alike = (np.abs(lab - np.median(lab[over], axis=0)) <= HELD_RANGE).all(axis=2)
+    labels = cv2.connectedComponents(alike.astype(np.uint8), connectivity=4)[1]
+    held = np.isin(labels, labels[over & alike]) & (labels > 0)
+    if held.mean() > MAX_COVERED:
+        return np.zeros(size[::-1], bool)
+    return cv2.resize(inside(held.astype(np.float32)), size, interpolation=cv2.INTER_AREA) > 0.5
 
 
 def reaching_in(saturation: np.ndarray) -> np.ndarray:

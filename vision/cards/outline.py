@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .looks import MARGIN, inside, reaching_in
+from .looks import MARGIN, held, inside
 
 SIZE = (120, 180)  # (width, height) at which the outline is drawn: half a straightened card
 WHITE_WINDOW = 25  # pixels over which the card's own white is taken (its paper round the ink)
@@ -101,7 +101,7 @@ def outline(card: np.ndarray) -> Outline:
     ink = ((light < INK_LIGHT) | (saturation > above + INK_COLOUR)).astype(np.uint8)
     edges = ink & ~cv2.erode(ink, _THIN)
     lit = white >= LIT * np.percentile(white, 95)  # a shadow dims an ink's colour too
-    held = _held(saturation)
+    held = _held(card, saturation)
     shown = None if held is None else held == 0
     printed = _paper_share(card, small, shown) >= ON_PAPER  # else a photo: its dark and
     # coloured parts are no ink, and have neither one colour nor a filling
@@ -131,14 +131,14 @@ def _paper_share(card: np.ndarray, small: np.ndarray, shown: np.ndarray | None) 
     return float(near.mean()) if len(near) else 0.0
 
 
-def _held(saturation: np.ndarray) -> np.ndarray | None:
+def _held(card: np.ndarray, saturation: np.ndarray) -> np.ndarray | None:
     """Where something coloured reaching in from the card's edge covers it (uint8 0/1, a
-    thumb holding it; None: nothing does), as the look finds it (:func:`.looks.reaching_in`)
-    but pixel by pixel, and a little wider (its blurred edge)."""
-    held = reaching_in(saturation)
-    if not held.any():
+    thumb holding it; None: nothing does), as the look finds it (:func:`.looks.held`, on the
+    inside's ``saturation``) but pixel by pixel, and a little wider (its blurred edge)."""
+    covered = held(card, saturation)
+    if not covered.any():
         return None
-    return cv2.dilate(held.astype(np.uint8), HELD_EDGE)
+    return cv2.dilate(covered.astype(np.uint8), HELD_EDGE)
 
 
 def _ink(small: np.ndarray, ink: np.ndarray, paper: np.ndarray, lit: np.ndarray) -> Ink:

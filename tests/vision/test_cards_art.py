@@ -16,7 +16,7 @@ from vision.cards import Deck, find_cards, read_cards, straighten
 from vision.cards.deck import CONFIRM, border_clear
 from vision.cards.features import features, inliers, self_inliers
 from vision.cards.find import _overlap
-from vision.cards.looks import SEEN, look
+from vision.cards.looks import GRID, SEEN, inside, look
 from vision.cards.outline import NO_INK, outline
 
 TAUGHT = ("IMG_20191112_101208", "IMG_20191112_101906", "IMG_20191112_111119")
@@ -259,14 +259,26 @@ def test_a_card_with_a_corner_under_a_thumb_is_found_where_its_corners_lie(name)
         assert off.max() <= 0.03 * width, f"{name}, seed {seed}: a corner {off.max():.1f} px off"
 
 
-def test_a_thumb_over_a_photo_reaching_the_card_s_border_is_left_out_of_its_look():
-    """The thumb is no more coloured than the photo round it, joined to it: the look compared
-    all of the card, thumb and all, and the card's own picture lay farther than others."""
-    for name in WOODEN:
-        frame, _ = _held(name, seed=40)
-        covered = 1.0 - look(_straight(frame))[..., SEEN].mean()
-        assert 0.1 <= covered <= 0.35, f"{name}: {covered:.2f} of the card covered"
-    assert look(_straight(_shown(WOODEN[0], seed=40)))[..., SEEN].all()  # nothing over it
+@pytest.mark.parametrize("name", (*WOODEN[:2], "Image_101"))
+def test_the_thumb_and_only_the_thumb_is_left_out_of_the_look(name):
+    """The orange tables: the thumb is no more coloured than the photo round it, joined to it,
+    and nothing was left out (the look compared thumb and all, and the card's own picture lay
+    farther than others). A photo of dice on black (Image_101): its dark pixels' saturation
+    is noise, and dark patches at the card's edge were left out instead of the thumb. Where the
+    thumb lies: the frame with it against the frame without. (Not WOODEN[2]: a beige piece of
+    wood in it, the thumb's colour and joined to it, is left out with the thumb.)"""
+    for seed in range(40, 44):
+        rng = np.random.default_rng(seed)
+        frame, spot = laid_on_table(art_card(cv2.imread(str(ART / f"{name}.jpg"))), rng)
+        held = transform("covered", frame, [(name, spot)], rng)[0]
+        thumb = (np.abs(held.astype(np.int16) - frame).max(axis=2) > 40).astype(np.float32)
+        thumb = straighten(cv2.merge([thumb] * 3), find_cards(held)[0])[..., 0]
+        truth = cv2.resize(inside(thumb), GRID, interpolation=cv2.INTER_AREA) > 0.5
+        covered = look(_straight(held))[..., SEEN] == 0
+        near = cv2.dilate(truth.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+        assert (truth & covered).sum() >= 0.9 * truth.sum(), f"{name}, seed {seed}: thumb shown"
+        assert (covered & ~near).sum() <= 0.02 * covered.size, f"{name}, seed {seed}: not thumb"
+        assert look(_straight(frame))[..., SEEN].all(), f"{name}, seed {seed}: nothing over it"
 
 
 @pytest.fixture(scope="module")
@@ -283,3 +295,20 @@ def test_a_card_whose_photo_reaches_its_border_is_named_under_a_thumb(wooden_dec
             for name in WOODEN for seed in range(40, 50)]
     assert sum(seen.id == name for name, seen in read) >= 27
     assert all(seen.id in (name, None) or seen.uncertain for name, seen in read)
+
+
+@pytest.mark.parametrize(("deck_of", "untaught"), [
+    (SAME_TABLE, "Image_16"), (("Image_61", "Image_152", "Image_105"), "Image_72"),
+    (LOOKALIKES, ANOTHER_FROM_THAT_TABLE)])
+def test_a_card_held_by_a_thumb_sharing_a_taught_card_s_table_is_unknown(
+        tmp_path, deck_of, untaught):
+    """Another photo of a taught card's table, held by a thumb: their corners line up (the
+    table's), so the card was asked as the taught one; cell by cell, where the thumb is not,
+    it is not that card (its dice lie elsewhere). The taught cards are still named."""
+    deck = _taught(tmp_path, deck_of)
+    read = [read_cards(_held(untaught, seed)[0], deck).cards[0] for seed in range(40, 50)]
+    assert sum(seen.id is None for seen in read) >= 9
+    assert all(seen.id is None or seen.uncertain for seen in read)
+    own = [read_cards(_held(name, seed)[0], deck).cards[0].id == name
+           for name in deck_of for seed in range(40, 44)]
+    assert sum(own) >= len(own) - 1

@@ -34,15 +34,20 @@ def small(card: np.ndarray) -> np.ndarray:
                         cv2.COLOR_BGR2GRAY)
 
 
-def least_alike(seen: np.ndarray, taught: np.ndarray) -> float:
+def least_alike(seen: np.ndarray, taught: np.ndarray, hidden: np.ndarray | None = None
+                ) -> float:
     """How alike the least alike cell of ``seen`` is to ``taught`` (both :func:`small`): the
     normalised correlation of that cell at its best place near where the whole card lines up
-    best (1: alike), the card the way up it lines up best."""
+    best (1: alike), the card the way up it lines up best; the cells ``hidden`` (bool,
+    ``GRID`` rows x columns, of ``seen``: a thumb over them) left out."""
     taught = taught.astype(np.float32)
     ways = [way.astype(np.float32) for way in (seen, seen[::-1, ::-1])]
     lined = [cv2.matchTemplate(taught, way[SHIFT:-SHIFT, SHIFT:-SHIFT], cv2.TM_CCOEFF_NORMED)
              for way in ways]  # where the whole card lines up, each way up
-    way, lines = max(zip(ways, lined, strict=True), key=lambda pair: float(pair[1].max()))
+    turned = float(lined[1].max()) > float(lined[0].max())
+    way, lines = ways[turned], lined[turned]
+    shown = np.ones(GRID[::-1], bool) if hidden is None \
+        else ~(hidden[::-1, ::-1] if turned else hidden)
     dy, dx = (int(v) - SHIFT for v in np.unravel_index(int(lines.argmax()), lines.shape))
     cells = way[:GRID[1] * CELL[1], :GRID[0] * CELL[0]]
     cells = cells - cv2.resize(_means(cells), cells.shape[::-1], interpolation=cv2.INTER_NEAREST)
@@ -63,8 +68,17 @@ def least_alike(seen: np.ndarray, taught: np.ndarray) -> float:
             # mean is 0: the taught cells' own mean need not be taken off)
             spreads = there_spread[y:y + height:CELL[1], x:x + width:CELL[0]]
             np.maximum(best, across / np.maximum(spread * spreads, 1e-6), out=best)
-    textured = spread >= FLAT  # a flat cell has nothing to compare
-    return float(best[textured].min()) if textured.any() else 1.0
+    compared = (spread >= FLAT) & shown  # a flat cell has nothing to compare
+    return float(best[compared].min()) if compared.any() else 1.0
+
+
+def hidden_cells(shown: np.ndarray) -> np.ndarray:
+    """The cells (bool, ``GRID`` rows x columns) of which part is not shown, given what of the
+    card shows on a finer grid over the same inside (``shown``: 1 where it shows, e.g. a look's
+    cells, each side a multiple of ``GRID``'s)."""
+    rows, cols = shown.shape
+    blocks = shown.reshape(GRID[1], rows // GRID[1], GRID[0], cols // GRID[0])
+    return blocks.min(axis=(1, 3)) < 1
 
 
 def _means(picture: np.ndarray) -> np.ndarray:

@@ -35,7 +35,7 @@ import numpy as np
 from ..imageio import load_image
 from ..profile import write_atomic
 from ..say import VisionError
-from .cells import least_alike, small
+from .cells import hidden_cells, least_alike, small
 from .features import Features, features, inliers, self_inliers
 from .find import find_cards, straighten
 from .looks import GRID, SEEN, Looks, distances, look
@@ -268,7 +268,8 @@ class Deck:
         if best > KNOWN:
             return CardSeen(None, _sureness(best / KNOWN), False, box)
         if not plain:
-            return _confirmed(card, checked, box, unchecked=len(rivals) > len(checked))
+            return _confirmed(card, checked, box, unchecked=len(rivals) > len(checked),
+                              shown=seen[..., SEEN])
         sure = best <= SURE and second >= margin * best
         alike = tuple(i for i in ranked[1:3] if by_card[i] < MARGIN * best)
         confidence = _sureness(min(SURE / best, second / best / margin))
@@ -339,7 +340,8 @@ class Border:
 
 
 def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
-               box: tuple[int, int, int, int], unchecked: bool = False) -> CardSeen:
+               box: tuple[int, int, int, int], unchecked: bool = False,
+               shown: np.ndarray | None = None) -> CardSeen:
     """The card whose taught corners line up with the straightened ``card``'s, among the cards
     nearest by look (``checked``: their pictures' corners): sure when it has clearly more
     inliers than any other and most of those its picture has against itself, asked when two
@@ -352,19 +354,22 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
     named surely when no other card is about as confirmed. ``unchecked``: other cards about as
     near by look were not checked (a card held by a thumb): the card is never sure."""
     seen = features(card)
-    clear = border_clear(card)
-    grey = small(card) if clear else None
+    border = Border.of(card)
+    clear = border.clear()
+    hidden = None if clear or shown is None or shown.all() or not border.clear(held_ok=True) \
+        else hidden_cells(shown)  # held by a thumb, evenly lit where it shows
+    grey = small(card) if clear or hidden is not None else None
     counts, expected, cells_alike = {}, {}, {}
     for card_id, pictures in checked.items():
         found = [(inliers(seen, c.features), c.own) for c in pictures]
         counts[card_id], expected[card_id] = max(found, default=(0, 1))
         if grey is not None and counts[card_id] >= CONFIRM:
-            cells = max(least_alike(grey, c.grey) for c in pictures)
+            cells = max(least_alike(grey, c.grey, hidden) for c in pictures)
             if cells < SAME_CELLS:
                 counts[card_id] = 0  # the same art with something else on it: another card
-            else:
+            elif clear:
                 cells_alike[card_id] = cells  # its picture cell by cell, however many of its
-                # corners a turn or a slant kept
+                # corners a turn or a slant kept (held, what the thumb hides may differ)
     ranked = sorted(counts, key=counts.__getitem__, reverse=True)
     top = counts[ranked[0]]
     if top < CONFIRM:

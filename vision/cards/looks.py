@@ -33,6 +33,8 @@ HELD_SAMPLE = (60, 90)  # (width, height) at which what covers a card's edge is 
 HELD_LIGHT = 0.5  # of the brightest along a card's edge: what covers it is no darker
 HELD_RANGE = np.float32([40, 12, 12])  # Lab units (OpenCV's 8-bit scale) from the colour over
 # a card's edge that are still that colour: its light may change (shading), its hue little
+_NEIGHBOURS = np.ones((5, 5), np.uint8)  # round what covers a card's edge, where its outline is
+# taken pixel by pixel
 SEEN = 4  # the channel of a look that says whether a cell shows the card (1) or is covered (0)
 
 
@@ -70,20 +72,26 @@ def look(card: np.ndarray) -> np.ndarray:
 def _covered(card: np.ndarray) -> np.ndarray:
     """The cells of a card (``GRID``, bool) covered by something that reaches in from its
     edge (:func:`held`), and the cells beside them."""
-    saturation = cv2.resize(cv2.cvtColor(inside(card), cv2.COLOR_BGR2HSV)[..., 1], GRID,
-                            interpolation=cv2.INTER_AREA)
-    covered = held(card, saturation)
+    hsv = cv2.resize(cv2.cvtColor(inside(card), cv2.COLOR_BGR2HSV), GRID,
+                     interpolation=cv2.INTER_AREA)
+    covered = held(card, hsv)
     return cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
 
 
-def held(card: np.ndarray, saturation: np.ndarray) -> np.ndarray:
-    """Where a straightened card's inside (bool, at the size of ``saturation``, the inside's)
-    is covered by something coloured that reaches in from its edge: a thumb holding it, a die
-    lying on its corner (:func:`reaching_in`); on a card whose coloured art reaches its
-    inside's edge (a photo inside a thin border), the colour over the card's own edge
-    (:func:`_held_at_edge`)."""
-    covered = reaching_in(saturation)
-    return covered if covered.any() else _held_at_edge(card, saturation.shape[::-1])
+def held(card: np.ndarray, hsv: np.ndarray) -> np.ndarray:
+    """Where a straightened card's inside (bool, at the size of ``hsv``, the inside in HSV) is
+    covered by something over the card's own edge: a thumb holding it, a die lying on its
+    corner. What lies over the edge (:func:`_held_at_edge`), its outline taken pixel by pixel
+    where a coloured, lit patch reaches in from the inside's edge (:func:`reaching_in`; a dark
+    pixel's saturation is noise) beside it; the card's own art reaching the inside's edge within
+    the card's border covers nothing."""
+    over = _held_at_edge(card, hsv.shape[1::-1])
+    if not over.any():
+        return over
+    paper = np.percentile(cv2.resize(card, HELD_SAMPLE, interpolation=cv2.INTER_AREA), 95)
+    lit = hsv[..., 2] >= HELD_LIGHT * paper  # (of the card's brightest: its paper)
+    reach = reaching_in(np.where(lit, hsv[..., 1], 0))
+    return over | reach & cv2.dilate(over.astype(np.uint8), _NEIGHBOURS).astype(bool)
 
 
 def _held_at_edge(card: np.ndarray, size: tuple[int, int]) -> np.ndarray:

@@ -95,13 +95,14 @@ def outline(card: np.ndarray) -> Outline:
     # filled with the paper round it; a shadow's edge stays where it lies (a dilation alone
     # took the lit paper's white across it, and the shadowed side's paper for ink)
     light = grey / white
-    saturation = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[..., 1].astype(np.float32)
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    saturation = hsv[..., 1].astype(np.float32)
     paper = light > 0.9
     above = float(np.median(saturation[paper])) if paper.any() else 0.0
     ink = ((light < INK_LIGHT) | (saturation > above + INK_COLOUR)).astype(np.uint8)
     edges = ink & ~cv2.erode(ink, _THIN)
     lit = white >= LIT * np.percentile(white, 95)  # a shadow dims an ink's colour too
-    held = _held(card, saturation)
+    held = _held(card, hsv)
     shown = None if held is None else held == 0
     printed = _paper_share(card, small, shown) >= ON_PAPER  # else a photo: its dark and
     # coloured parts are no ink, and have neither one colour nor a filling
@@ -131,11 +132,11 @@ def _paper_share(card: np.ndarray, small: np.ndarray, shown: np.ndarray | None) 
     return float(near.mean()) if len(near) else 0.0
 
 
-def _held(card: np.ndarray, saturation: np.ndarray) -> np.ndarray | None:
+def _held(card: np.ndarray, hsv: np.ndarray) -> np.ndarray | None:
     """Where something coloured reaching in from the card's edge covers it (uint8 0/1, a
     thumb holding it; None: nothing does), as the look finds it (:func:`.looks.held`, on the
-    inside's ``saturation``) but pixel by pixel, and a little wider (its blurred edge)."""
-    covered = held(card, saturation)
+    shrunk inside in ``hsv``) but pixel by pixel, and a little wider (its blurred edge)."""
+    covered = held(card, hsv)
     if not covered.any():
         return None
     return cv2.dilate(covered.astype(np.uint8), HELD_EDGE)

@@ -16,6 +16,7 @@ from companion.cardphotos import picture_files
 from companion.cli import main
 from vision import VisionError
 from vision.cards import Deck, find_cards, read_cards, straighten
+from vision.cards.deck import border_clear
 
 TAUGHT_BOARDS = ("red-2", "green-1")
 
@@ -340,3 +341,26 @@ def test_cards_lying_close_together_are_found_one_by_one(photo):
     """Nine cards a few millimetres apart: the split nearer the table's grey (for cards in
     shadow) joins four of them into one card-shaped outline, which holds cards side by side."""
     assert len(find_cards(cv2.imread(str(photo)))) == 9
+
+
+@pytest.mark.parametrize("card", ["green-2-empty-squiggle", "purple-1-empty-diamond"])
+def test_a_thumb_brighter_than_the_paper_does_not_make_the_card_look_shadowed(tmp_path, card):
+    """The paper's light was taken from the brightest of the border ring, thumb and all: under
+    a lamp the thumb is brighter than the grey paper, the paper read as shadowed, and an empty
+    card whose filling a shadow could have faded was asked (a fifth of the covered SET
+    readings). Evenly lit where the thumb is not, it is named surely."""
+    deck = _deck_of(tmp_path, (card.rsplit("-", 2)[0],))
+    frame = shown_frame(card)
+    named = 0
+    for seed in range(1, 7):
+        covered, _ = transform("covered", frame, [(card, find_cards(frame)[0])],
+                               np.random.default_rng(seed))
+        assert border_clear(_straight_centre(covered), held_ok=True), f"seed {seed}"
+        named += [(c.id, c.uncertain) for c in _held_by_a_thumb(card, deck, seed)] == [
+            (card, False)]
+    assert named >= 5
+
+
+def _straight_centre(frame: np.ndarray) -> np.ndarray:
+    """The card nearest the middle of ``frame``, straightened."""
+    return straighten(frame, find_cards(frame)[0])

@@ -330,7 +330,10 @@ class Border:
         hsv = cv2.cvtColor(card[ring].reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
         bright, colour = hsv[:, 2].astype(np.float32), hsv[:, 1]  # (the ring's pixels only:
         # the rest of the card is not looked at)
-        return cls(bright < PAPER_LIGHT * np.percentile(bright, 90), colour > PAPER_COLOUR)
+        coloured = colour > PAPER_COLOUR
+        paper = bright[~coloured] if (~coloured).any() else bright  # (a thumb on the ring may
+        # be brighter than the paper, which would then look shadowed)
+        return cls(bright < PAPER_LIGHT * np.percentile(paper, 90), coloured)
 
     def clear(self, shadow_ok: bool = False, held_ok: bool = False) -> bool:
         """Nearly all of the ring is paper (see :func:`border_clear` for the two leaves)."""

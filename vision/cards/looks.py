@@ -30,7 +30,8 @@ COVER_SATURATION = 60  # of 255: a cell more coloured than this (and than the ca
 COVER_ABOVE_PAPER = 40  # this much), joined to the card's edge, is a thumb or another object
 MAX_COVERED = 0.4  # of the card: more coloured surface joined to the edge is the card's own art
 HELD_SAMPLE = (60, 90)  # (width, height) at which what covers a card's edge is followed in
-HELD_LIGHT = 0.5  # of the brightest along a card's edge: what covers it is no darker
+HELD_LIGHT = 0.5  # of the card's paper (its brightest): a darker pixel's colour is noise, and
+# what covers a card is no darker
 HELD_RANGE = np.float32([40, 12, 12])  # Lab units (OpenCV's 8-bit scale) from the colour over
 # a card's edge that are still that colour: its light may change (shading), its hue little
 _NEIGHBOURS = np.ones((5, 5), np.uint8)  # round what covers a card's edge, where its outline is
@@ -114,10 +115,10 @@ def _held_at_edge(card: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     alike = (np.abs(lab - np.median(lab[over], axis=0)) <= HELD_RANGE).all(axis=2)
     labels = cv2.connectedComponents(alike.astype(np.uint8), connectivity=4)[1]
-    held = np.isin(labels, labels[over & alike]) & (labels > 0)
-    if held.mean() > MAX_COVERED:
+    covered = np.isin(labels, labels[over & alike]) & (labels > 0)
+    if covered.mean() > MAX_COVERED:
         return np.zeros(size[::-1], bool)
-    return cv2.resize(inside(held.astype(np.float32)), size, interpolation=cv2.INTER_AREA) > 0.5
+    return cv2.resize(inside(covered.astype(np.float32)), size, interpolation=cv2.INTER_AREA) > 0.5
 
 
 def reaching_in(saturation: np.ndarray) -> np.ndarray:

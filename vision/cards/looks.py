@@ -86,22 +86,23 @@ def held(card: np.ndarray, hsv: np.ndarray) -> np.ndarray:
     where a coloured, lit patch reaches in from the inside's edge (:func:`reaching_in`; a dark
     pixel's saturation is noise) beside it; the card's own art reaching the inside's edge within
     the card's border covers nothing."""
-    over = _held_at_edge(card, hsv.shape[1::-1])
+    small = cv2.resize(card, HELD_SAMPLE, interpolation=cv2.INTER_AREA)
+    over = _held_at_edge(small, hsv.shape[1::-1])
     if not over.any():
         return over
-    paper = np.percentile(cv2.resize(card, HELD_SAMPLE, interpolation=cv2.INTER_AREA), 95)
+    paper = np.percentile(small, 95)
     lit = hsv[..., 2] >= HELD_LIGHT * paper  # (of the card's brightest: its paper)
     reach = reaching_in(np.where(lit, hsv[..., 1], 0))
     return over | reach & cv2.dilate(over.astype(np.uint8), _NEIGHBOURS).astype(bool)
 
 
-def _held_at_edge(card: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """Where a card's inside (shrunk to ``size``, bool) is covered by what lies over the card's very
-    edge where it is coloured and lit (its border is paper, or the table seen past a corner): the
-    surface of that colour joined to it (a thumb is one colour; where it meets the card's art
-    the colour changes). Nothing when that spreads over more than :data:`MAX_COVERED` of the
-    card (the art itself reaches the edge)."""
-    small = cv2.resize(card, HELD_SAMPLE, interpolation=cv2.INTER_AREA)
+def _held_at_edge(small: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """Where a card's inside (shrunk to ``size``, bool; ``small``: the card at
+    :data:`HELD_SAMPLE`) is covered by what lies over the card's very edge where it is coloured
+    and lit (its border is paper, or the table seen past a corner): the surface of that colour
+    joined to it (a thumb is one colour; where it meets the card's art the colour changes).
+    Nothing when that spreads over more than :data:`MAX_COVERED` of the card (the art itself
+    reaches the edge)."""
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     saturation, value = hsv[..., 1], hsv[..., 2].astype(np.float32)
     ring = np.ones(saturation.shape, bool)

@@ -38,6 +38,8 @@ SHADOWED = 0.42  # of the way from the table's grey to Otsu's threshold: a card 
 # brighter than this (its white border at 45 % light still is), the table's grain is not
 SIDE_BY_SIDE = 0.2  # two outlines sharing less than this of the smaller one are two cards
 SIDE_BY_SIDE_AREA = 0.15  # of the outline holding them, each: smaller are shapes on a card
+LIT_ALIKE = 0.7  # of the lighter one's paper: two cards side by side are at least this light
+# (a card half in a shadow of 45 % light: 0.45-0.55 between its parts)
 SOLID = 0.9  # of its hull, an outline found whole covers at least this much
 SAME_CARD = 0.75  # two outlines overlapping this much (shared over joined area) are one card
 CUT_CORNER = 5  # corners of a card's outline with one corner cut off (a thumb over it)
@@ -86,7 +88,7 @@ def find_cards(frame: np.ndarray) -> list[CardSpot]:
     spots.sort(key=lambda c: -cv2.contourArea(c.astype(np.float32)))
     found: list[CardSpot] = []
     for index, corners in enumerate(spots):
-        if _side_by_side(corners, spots[index + 1:]):
+        if _side_by_side(corners, spots[index + 1:], gray):
             continue
         corners = corners / scale
         if any(_inside(corners, kept.corners) for kept in found):
@@ -247,17 +249,31 @@ def _upright_order(corners: np.ndarray) -> np.ndarray:
     return corners if top <= side else np.roll(corners, -1, axis=0)
 
 
-def _side_by_side(corners: np.ndarray, smaller: list[np.ndarray]) -> bool:
-    """Whether the outline ``corners`` holds two smaller card outlines that barely overlap:
-    cards lying side by side, seen as one where no gap of table parts them."""
+def _side_by_side(corners: np.ndarray, smaller: list[np.ndarray], gray: np.ndarray) -> bool:
+    """Whether the outline ``corners`` holds two smaller card outlines that barely overlap and
+    are lit alike: cards lying side by side, seen as one where no gap of table parts them (not
+    the two parts of one card that a shadow's edge across it cut apart)."""
     least = SIDE_BY_SIDE_AREA * cv2.contourArea(corners)
     inner = [c for c in smaller if _inside(c, corners) and cv2.contourArea(c) >= least]
     for i, one in enumerate(inner):
         for other in inner[i + 1:]:
             shared = cv2.intersectConvexConvex(one, other)[0]
-            if shared < SIDE_BY_SIDE * min(cv2.contourArea(one), cv2.contourArea(other)):
+            if shared < SIDE_BY_SIDE * min(cv2.contourArea(one), cv2.contourArea(other)) \
+                    and _lit_alike(one, other, gray):
                 return True
     return False
+
+
+def _lit_alike(one: np.ndarray, other: np.ndarray, gray: np.ndarray) -> bool:
+    """Whether the brightest of two outlines (their paper, in ``gray``) is about as light, as
+    two cards under one light are: a shadow's edge parts a card into a lit part and one
+    about half as light."""
+    lights = []
+    for corners in (one, other):
+        inside = np.zeros(gray.shape, np.uint8)
+        cv2.fillConvexPoly(inside, corners.astype(np.int32), 255)
+        lights.append(float(np.percentile(gray[inside > 0], 90)))
+    return min(lights) >= LIT_ALIKE * max(lights)
 
 
 def _inside(corners: np.ndarray, outer: np.ndarray) -> bool:

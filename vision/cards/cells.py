@@ -25,7 +25,14 @@ SHIFT = 4  # pixels the whole card is searched round its place (corners found a 
 # off)
 NUDGE = 2  # pixels each cell is searched round where the whole card lines up (a card seen at a
 # slant is not lined up everywhere at once)
+ROUND_INSET = 0.03  # of the card's width: the border's round is walked this far in from its edge
+EDGE_REACH = 5  # pixels (of SIZE) either side of a shadow's edge drawn straight that it may
+# cover: the edge blurred, bent a little, its ends found a pixel or two off
+DETAIL_SIGMA = 3.0  # pixels: what changes more slowly is light, not the card's detail
 FLAT = 4.0  # grey levels: a cell whose spread is less has nothing to compare (plain paper)
+SHADED_SIGMA = 1.5  # pixels: a card in a shadow is smoothed this much before it is compared
+SHADED_FLAT = 6.0  # and its cells need this spread (on the art set half in shadow, a card's
+# own picture then 0.63 at the 1st percentile, and no card 0.65 or more but its own)
 
 
 def small(card: np.ndarray) -> np.ndarray:
@@ -35,16 +42,23 @@ def small(card: np.ndarray) -> np.ndarray:
                         cv2.COLOR_BGR2GRAY)
 
 
-def least_alike(seen: np.ndarray, taught: np.ndarray, hidden: np.ndarray | None = None
-                ) -> float:
+def least_alike(seen: np.ndarray, taught: np.ndarray, hidden: np.ndarray | None = None,
+                shaded: bool = False) -> float:
     """How alike the least alike cell of ``seen`` is to ``taught`` (both :func:`small`): the
     normalised correlation of that cell at its best place near where the whole card lines up
     best (1: alike), the card the way up it lines up best; the cells ``hidden`` (bool,
-    ``GRID`` rows x columns, of ``seen``: a thumb over them) left out."""
-    taught = taught.astype(np.float32)
-    ways = [way.astype(np.float32) for way in (seen, seen[::-1, ::-1])]
-    lined = [cv2.matchTemplate(taught, way[SHIFT:-SHIFT, SHIFT:-SHIFT], cv2.TM_CCOEFF_NORMED)
-             for way in ways]  # where the whole card lines up, each way up
+    ``GRID`` rows x columns, of ``seen``: a thumb over them, a shadow's edge) left out.
+    ``shaded``: ``seen`` is partly in a shadow, whose darkness leaves more noise than detail
+    in its plainest cells: both pictures are smoothed, and a cell must hold more to be
+    compared."""
+    taught, seen = taught.astype(np.float32), seen.astype(np.float32)
+    if shaded:
+        taught, seen = (cv2.GaussianBlur(p, (0, 0), SHADED_SIGMA) for p in (taught, seen))
+    ways = [seen, seen[::-1, ::-1].copy()]
+    lined = [cv2.matchTemplate(_detail(taught), _detail(way)[SHIFT:-SHIFT, SHIFT:-SHIFT],
+                               cv2.TM_CCOEFF_NORMED)
+             for way in ways]  # where the whole card lines up, each way up (by its detail: a
+    # shadow across it would outweigh it)
     turned = float(lined[1].max()) > float(lined[0].max())
     way, lines = ways[turned], lined[turned]
     shown = np.ones(GRID[::-1], bool) if hidden is None \
@@ -69,7 +83,7 @@ def least_alike(seen: np.ndarray, taught: np.ndarray, hidden: np.ndarray | None 
             # mean is 0: the taught cells' own mean need not be taken off)
             spreads = there_spread[y:y + height:CELL[1], x:x + width:CELL[0]]
             np.maximum(best, across / np.maximum(spread * spreads, 1e-6), out=best)
-    compared = (spread >= FLAT) & shown  # a flat cell has nothing to compare
+    compared = (spread >= (SHADED_FLAT if shaded else FLAT)) & shown  # a flat cell: nothing
     return float(best[compared].min()) if compared.any() else 1.0
 
 
@@ -80,6 +94,40 @@ def hidden_cells(shown: np.ndarray) -> np.ndarray:
     rows, cols = shown.shape
     blocks = shown.reshape(GRID[1], rows // GRID[1], GRID[0], cols // GRID[0])
     return blocks.min(axis=(1, 3)) < 1
+
+
+def shadow_edge_cells(card: np.ndarray, dark_below: float) -> np.ndarray | None:
+    """The cells (bool, ``GRID`` rows x columns) a shadow's edge crosses on the straightened
+    ``card`` (BGR uint8), whose border turns darker than ``dark_below`` (grey level) once along
+    its round and back once: a shadow comes from off the card, so its edge runs from one of
+    those two places to the other (drawn straight between them, as wide as a blurred edge and
+    a corner found off). None when the border turns dark more often or never: no one edge to
+    leave out."""
+    height, width = card.shape[:2]
+    grey = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)
+    inset = max(int(ROUND_INSET * width), 1)
+    x0, y0, x1, y1 = inset, inset, width - 1 - inset, height - 1 - inset
+    steps = [np.linspace(a, b, int(np.linalg.norm(np.subtract(b, a))), endpoint=False)
+             for a, b in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)),
+                          ((x0, y1), (x0, y0)))]
+    round_ = np.concatenate(steps).round().astype(int)  # the border's round, pixel by pixel
+    light = cv2.medianBlur(grey[round_[:, 1], round_[:, 0]].reshape(1, -1), 5).ravel()
+    dark = light < dark_below
+    turns = np.flatnonzero(dark != np.roll(dark, 1))  # where the round turns dark or light
+    if len(turns) != 2:
+        return None
+    inner = inside(card)
+    scale = np.float32([SIZE[0] / inner.shape[1], SIZE[1] / inner.shape[0]])
+    margin = np.float32([(width - inner.shape[1]) // 2, (height - inner.shape[0]) // 2])
+    ends = [tuple(int(v) for v in ((round_[t] - margin) * scale).round()) for t in turns]
+    edge = np.zeros(SIZE[::-1], np.uint8)
+    cv2.line(edge, ends[0], ends[1], 1, 2 * EDGE_REACH + 1)
+    return hidden_cells(1 - edge)
+
+
+def _detail(picture: np.ndarray) -> np.ndarray:
+    """``picture`` (float32) without what changes slowly across it (light, a shadow)."""
+    return picture - cv2.GaussianBlur(picture, (0, 0), DETAIL_SIGMA)
 
 
 def _means(picture: np.ndarray) -> np.ndarray:

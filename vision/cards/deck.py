@@ -35,7 +35,7 @@ import numpy as np
 from ..imageio import load_image
 from ..profile import write_atomic
 from ..say import VisionError
-from .cells import hidden_cells, least_alike, small
+from .cells import hidden_cells, least_alike, shadow_edge_cells, small
 from .features import Features, features, inliers, self_inliers
 from .find import find_cards, straighten
 from .looks import GRID, SEEN, Looks, distances, look
@@ -80,6 +80,9 @@ WHOLE_SHARE = 0.7  # of the inliers a taught picture has against itself moved: a
 SAME_CELLS = 0.65  # correlation (vision.cards.cells) under which a cell of a card with art seen
 # whole and evenly lit is not its taught picture's: on the art set, a card and its own picture
 # 0.75 at the least (plain and tilted 30°), another card its corners confirm 0.57 at the most
+SHADED_CELLS = 0.5  # the same, half in shadow (the shadow's edge left out): under it, not
+# the card (on the art set, a card and its own picture 0.5 at the least but for 2 %, another
+# card its corners confirm 0.49 at the most); at SAME_CELLS and over, that card
 BORDER = 0.025  # of each side: the ring inside the card's edge where its paper is looked for
 INSET = 2  # pixels of the straightened card's very edge left out (the table may show there)
 PAPER_LIGHT = 0.75  # of the paper's brightest: a ring pixel darker than this is not paper
@@ -316,6 +319,7 @@ class Border:
 
     dark: np.ndarray  # bool, one value a pixel of the ring
     coloured: np.ndarray
+    dark_below: float  # the grey under which a pixel of the ring is dark
 
     @classmethod
     def of(cls, card: np.ndarray) -> Border:
@@ -333,7 +337,8 @@ class Border:
         coloured = colour > PAPER_COLOUR
         paper = bright[~coloured] if (~coloured).any() else bright  # (a thumb on the ring may
         # be brighter than the paper, which would then look shadowed)
-        return cls(bright < PAPER_LIGHT * np.percentile(paper, 90), coloured)
+        dark_below = PAPER_LIGHT * float(np.percentile(paper, 90))
+        return cls(bright < dark_below, coloured, dark_below)
 
     def clear(self, shadow_ok: bool = False, held_ok: bool = False) -> bool:
         """Nearly all of the ring is paper (see :func:`border_clear` for the two leaves)."""
@@ -361,16 +366,21 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
     clear = border.clear()
     hidden = None if clear or shown is None or shown.all() or not border.clear(held_ok=True) \
         else hidden_cells(shown)  # held by a thumb, evenly lit where it shows
+    if hidden is None and not clear and border.clear(shadow_ok=True):  # in a shadow, nothing
+        hidden = shadow_edge_cells(card, border.dark_below)  # on it: all but the shadow's edge
+        shaded = hidden is not None
+    else:
+        shaded = False
     grey = small(card) if clear or hidden is not None else None
     counts, expected, cells_alike = {}, {}, {}
     for card_id, pictures in checked.items():
         found = [(inliers(seen, c.features), c.own) for c in pictures]
         counts[card_id], expected[card_id] = max(found, default=(0, 1))
         if grey is not None and counts[card_id] >= CONFIRM:
-            cells = max(least_alike(grey, c.grey, hidden) for c in pictures)
-            if cells < SAME_CELLS:
+            cells = max(least_alike(grey, c.grey, hidden, shaded) for c in pictures)
+            if cells < (SHADED_CELLS if shaded else SAME_CELLS):
                 counts[card_id] = 0  # the same art with something else on it: another card
-            elif clear:
+            elif clear or shaded and cells >= SAME_CELLS:
                 cells_alike[card_id] = cells  # its picture cell by cell, however many of its
                 # corners a turn or a slant kept (held, what the thumb hides may differ)
     ranked = sorted(counts, key=counts.__getitem__, reverse=True)

@@ -74,11 +74,24 @@ def inliers(seen: Features, taught: Features) -> int:
     for count, moved, fixed in sorted(ways, key=lambda way: -way[0]):
         if count < 6 or count <= best:  # its inliers are among its matches: it cannot beat
             continue  # the way up already fitted
-        homography, mask = cv2.findHomography(moved, fixed, cv2.RANSAC, REPROJECTION,
-                                              maxIters=RANSAC_TRIES)
-        if homography is not None and _near_identity(homography, seen.size):
-            best = max(best, int(mask.sum()))
+        best = max(best, _lined_up(moved, fixed, seen.size))
     return best
+
+
+def _lined_up(moved: np.ndarray, fixed: np.ndarray, size: tuple[int, int]) -> int:
+    """How many of the matched corners ``moved`` lie where one homography near the identity
+    puts them at ``fixed``; corners bunched in a patch or two (the dice of a photo on a plain
+    table) fit a homography that flies off away from them: then one turn, shift and scale."""
+    homography, mask = cv2.findHomography(moved, fixed, cv2.RANSAC, REPROJECTION,
+                                          maxIters=RANSAC_TRIES)
+    if homography is not None and _near_identity(homography, size):
+        return int(mask.sum())
+    similar, mask = cv2.estimateAffinePartial2D(moved, fixed, method=cv2.RANSAC,
+                                                ransacReprojThreshold=REPROJECTION,
+                                                maxIters=RANSAC_TRIES)
+    if similar is not None and _near_identity(np.vstack([similar, [0, 0, 1]]), size):
+        return int(mask.sum())
+    return 0
 
 
 def _near_identity(homography: np.ndarray, size: tuple[int, int]) -> bool:

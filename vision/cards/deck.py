@@ -37,7 +37,7 @@ from ..profile import write_atomic
 from ..say import VisionError
 from .cells import hidden_cells, least_alike, shadow_edge_cells, small
 from .features import Features, features, inliers, self_inliers
-from .find import find_cards, straighten
+from .find import find_cards, out_of_frame, straighten
 from .looks import GRID, SEEN, Looks, distances, look
 from .outline import (
     FILL_DOUBT,
@@ -234,13 +234,15 @@ class Deck:
         self.reload()
         return Taught(card_id, path, alike)
 
-    def name(self, card: np.ndarray, box: tuple[int, int, int, int]) -> CardSeen:
+    def name(self, card: np.ndarray, box: tuple[int, int, int, int],
+             out_of_view: np.ndarray | None = None) -> CardSeen:
         """Which taught card the straightened ``card`` is, as sure as its look (and its
-        corners, or its outline) allow."""
+        corners, or its outline) allow; what lies ``out_of_view`` (bool: out of the frame) is
+        left out as what a thumb covers."""
         ids, looks, corners, outlines = self._taught()
         if not ids:
             return CardSeen(None, 1.0, False, box)
-        seen = look(card)
+        seen = look(card, out_of_view)
         near = distances(seen, looks)
         by_card: dict[str, float] = {}
         for card_id, distance in zip(ids, near.tolist(), strict=True):
@@ -258,8 +260,8 @@ class Deck:
                    for i in ranked[:max(CANDIDATES, min(len(rivals), HELD_CANDIDATES))]}
         plain = not any(c.checkable for c in checked[ranked[0]])  # else the nearest card has
         # corners of its own: they must agree
-        shapes = outline(card) if plain else None
-        ring = Border.of(card) if plain else None
+        shapes = outline(card, out_of_view) if plain else None
+        ring = Border.of(card, out_of_view) if plain else None
         if shapes is not None and (
                 shapes.visible is not None and shapes.edges.any()  # a thumb found, left out,
                 # and some ink left beside it
@@ -272,7 +274,7 @@ class Deck:
             return CardSeen(None, _sureness(best / KNOWN), False, box)
         if not plain:
             return _confirmed(card, checked, box, unchecked=len(rivals) > len(checked),
-                              shown=seen[..., SEEN])
+                              shown=seen[..., SEEN], out_of_view=out_of_view)
         sure = best <= SURE and second >= margin * best
         alike = tuple(i for i in ranked[1:3] if by_card[i] < MARGIN * best)
         confidence = _sureness(min(SURE / best, second / best / margin))
@@ -322,8 +324,9 @@ class Border:
     dark_below: float  # the grey under which a pixel of the ring is dark
 
     @classmethod
-    def of(cls, card: np.ndarray) -> Border:
-        """The ring of a straightened card (BGR uint8)."""
+    def of(cls, card: np.ndarray, out_of_view: np.ndarray | None = None) -> Border:
+        """The ring of a straightened card (BGR uint8); what of it lies ``out_of_view``
+        (bool: out of the frame) counts as covered, as a thumb does."""
         height, width = card.shape[:2]
         dy, dx = max(int(BORDER * height), 1), max(int(BORDER * width), 1)
         ring = np.zeros((height, width), bool)
@@ -335,6 +338,8 @@ class Border:
         bright, colour = hsv[:, 2].astype(np.float32), hsv[:, 1]  # (the ring's pixels only:
         # the rest of the card is not looked at)
         coloured = colour > PAPER_COLOUR
+        if out_of_view is not None:
+            coloured |= out_of_view[ring]
         paper = bright[~coloured] if (~coloured).any() else bright  # (a thumb on the ring may
         # be brighter than the paper, which would then look shadowed)
         dark_below = PAPER_LIGHT * float(np.percentile(paper, 90))
@@ -349,7 +354,8 @@ class Border:
 
 def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
                box: tuple[int, int, int, int], unchecked: bool = False,
-               shown: np.ndarray | None = None) -> CardSeen:
+               shown: np.ndarray | None = None, out_of_view: np.ndarray | None = None
+               ) -> CardSeen:
     """The card whose taught corners line up with the straightened ``card``'s, among the cards
     nearest by look (``checked``: their pictures' corners): sure when it has clearly more
     inliers than any other and most of those its picture has against itself, asked when two
@@ -360,9 +366,10 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
     card whose cells are not all alike its picture's is not that card, however many corners
     they share (the same art with something else on it), and one whose cells all are is
     named surely when no other card is about as confirmed. ``unchecked``: other cards about as
-    near by look were not checked (a card held by a thumb): the card is never sure."""
-    seen = features(card)
-    border = Border.of(card)
+    near by look were not checked (a card held by a thumb): the card is never sure.
+    ``out_of_view``: as :meth:`Deck.name`."""
+    seen = features(card, out_of_view)
+    border = Border.of(card, out_of_view)
     clear = border.clear()
     hidden = None if clear or shown is None or shown.all() or not border.clear(held_ok=True) \
         else hidden_cells(shown)  # held by a thumb, evenly lit where it shows
@@ -494,5 +501,6 @@ def read_cards(frame: np.ndarray, deck: Deck) -> CardsRead:
     start = time.perf_counter()
     if frame is None or frame.ndim != 3 or frame.dtype != np.uint8:
         raise VisionError("image.shape", shape=getattr(frame, "shape", None))
-    cards = [deck.name(straighten(frame, spot), spot.box) for spot in find_cards(frame)]
+    cards = [deck.name(straighten(frame, spot), spot.box, out_of_frame(frame, spot))
+             for spot in find_cards(frame, one_corner_out=True)]
     return CardsRead(cards, (time.perf_counter() - start) * 1000)

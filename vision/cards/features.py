@@ -37,13 +37,16 @@ class Features:
     size: tuple[int, int]
 
 
-def features(card: np.ndarray) -> Features:
-    """The local features of a straightened card (BGR uint8)."""
+def features(card: np.ndarray, out_of_view: np.ndarray | None = None) -> Features:
+    """The local features of a straightened card (BGR uint8), none where it lies
+    ``out_of_view`` (bool: out of the frame) nor on the edge of that."""
     grey = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)
     height, width = grey.shape
     inner = np.zeros_like(grey)
     inner[int(EDGE * height):height - int(EDGE * height),
           int(EDGE * width):width - int(EDGE * width)] = 255
+    if out_of_view is not None:
+        inner[cv2.dilate(out_of_view.astype(np.uint8), _OUT_EDGE) > 0] = 0
     keypoints, descriptors = _ORB.detectAndCompute(grey, inner)
     points = np.float32([k.pt for k in keypoints]).reshape(-1, 2)
     if descriptors is None:
@@ -51,6 +54,8 @@ def features(card: np.ndarray) -> Features:
     return Features(points, descriptors, (card.shape[1], card.shape[0]))
 
 
+_OUT_EDGE = np.ones((15, 15), np.uint8)  # round what is out of view, where the frame's edge
+# drawn out across the card makes corners of its own
 _MATCHER = cv2.BFMatcher(cv2.NORM_HAMMING)
 
 

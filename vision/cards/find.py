@@ -3,22 +3,27 @@ same upright rectangle of pixels, the only view the matcher compares).
 
 A card is a bright, nearly rectangular shape with a card's proportions: the frame is reduced to
 :data:`WORK_SIDE` pixels, split into bright and dark (Otsu's threshold, and the edges between
-touching cards), and each outline whose convex hull has four corners, or fills its tightest
-rotated rectangle well enough, is a card; the pale parts alone are searched too, so that a thumb
+touching cards), and each outline whose convex hull has four corners with a card's proportions
+(a card seen at a slant fills no rectangle), or fills its tightest rotated rectangle well
+enough, is a card; the pale parts alone are searched too, so that a thumb
 as bright as the card, joined to its outline, is cut off it. A glare cuts into the outline, not
 into its hull, so the card is still found where it lies; a thumb over a corner cuts the corner
 off the hull too, which then has five corners: the card's lost corner is where the two sides
 beside the cut meet, each drawn on along the outline (the tightest rectangle round what shows
-is skewed by the cut, up to a tenth of the card's width). A card partly out of the frame is
-left out: what is out of view cannot be compared.
+is skewed by the cut, up to a tenth of the card's width). Where no card lies whole at the card
+spot, a card with one corner out of the frame is found the same way (the frame's edge cuts
+that corner off as a thumb would; what is out of view is then left out of the comparison, as
+a thumb is); a card with a side along the frame's edge is left out: how much of it is out of
+view cannot be told.
 
 A card half in shadow falls on both sides of Otsu's threshold (its dark art in the shadow is as
 dark as the table), so the frame is split again nearer the table's grey, where the shadowed
 white border still lies above it: there the outline is parted by colour edges only (a shadow
 changes the light, not the colour), and it is kept when it has four clean corners (a pale patch
 of table joined to a card does not) and Otsu's split did not already give the card whole.
-An outline holding two card outlines that barely overlap is cards lying side by side, not one
-card.
+An outline holding two card outlines that barely overlap, their paper as light, is cards lying
+side by side, not one card (a shadow's edge across a card's middle cuts it in a lit part and a
+part half as light).
 """
 
 from __future__ import annotations
@@ -33,6 +38,10 @@ MIN_AREA = 0.008  # of the frame: a smaller outline is not a card
 MAX_AREA = 0.6
 ASPECTS = (1.15, 1.95)  # long side over short side of the cards looked for (playing: 1.4)
 MIN_FILL = 0.82  # the outline's area over its rectangle's: lower is a blob, not a card
+SLANT_FILL = 0.75  # the same, for four clean corners of a solid outline: a card tilted 30°
+# from the camera fills its tightest rectangle down to 0.79 (art set); the hollow outlines a
+# shadow leaves of a card's border (0.12-0.72 solid) do not count
+MAX_OUT = 0.2  # of a card, at most out of the frame for it to be read (as a thumb's cover)
 PAPER_SATURATION = 60  # of 255: paler is card stock; a thumb or a coloured table is more
 SHADOWED = 0.42  # of the way from the table's grey to Otsu's threshold: a card in shadow is
 # brighter than this (its white border at 45 % light still is), the table's grain is not
@@ -56,9 +65,12 @@ class CardSpot:
     box: tuple[int, int, int, int]
 
 
-def find_cards(frame: np.ndarray) -> list[CardSpot]:
+def find_cards(frame: np.ndarray, one_corner_out: bool = False) -> list[CardSpot]:
     """Every card-shaped outline in ``frame`` (BGR uint8), none inside another, the one nearest
-    the frame's centre first (the card spot: where a card is shown to the camera)."""
+    the frame's centre first (the card spot: where a card is shown to the camera);
+    ``one_corner_out``: also, when no card lies whole at the frame's centre, a card with one
+    corner out of the frame (read as one held by a thumb: :func:`out_of_frame`; never taught
+    from)."""
     scale = WORK_SIDE / max(frame.shape[:2])
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
         if scale < 1 else frame
@@ -77,11 +89,14 @@ def find_cards(frame: np.ndarray) -> list[CardSpot]:
              False: ((above_table, colour_edges),
                      (cv2.bitwise_and(above_table, paper), colour_edges))}
     outlines: dict[bool, list[np.ndarray]] = {True: [], False: []}
+    at_edge: list[np.ndarray] = []  # Otsu's outlines the frame's edge cuts
     for bright_only, pairs in masks.items():
         for mask, parting in pairs:
             mask = cv2.subtract(mask, parting)  # touching cards part along their edges
             mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-            outlines[bright_only] += _card_outlines(mask, bright_only)
+            whole, cut = _card_outlines(mask, bright_only)
+            outlines[bright_only] += whole
+            at_edge += cut if bright_only else []
     spots = outlines[True] + [spot for spot in outlines[False]  # a card in half shadow:
                               if not any(_overlap(spot, lit) > SAME_CARD  # Otsu's outline
                                          for lit in outlines[True])]  # is kept where it is whole
@@ -91,17 +106,26 @@ def find_cards(frame: np.ndarray) -> list[CardSpot]:
         if _side_by_side(corners, spots[index + 1:], gray):
             continue
         corners = corners / scale
-        if any(_inside(corners, kept.corners) for kept in found):
-            continue
-        x0, y0 = np.floor(corners.min(axis=0)).astype(int)
-        x1, y1 = np.ceil(corners.max(axis=0)).astype(int)
-        height, width = frame.shape[:2]
-        found.append(CardSpot(corners.astype(np.float32),
-                              (max(int(x0), 0), max(int(y0), 0),
-                               min(int(x1), width), min(int(y1), height))))
+        if not any(_inside(corners, kept.corners) for kept in found):
+            found.append(_spot(corners, frame.shape))
     centre = np.array(frame.shape[1::-1], np.float32) / 2
+    if one_corner_out and not any(_holds(kept.corners, centre) for kept in found):
+        for corners in _corner_out(at_edge, gray.shape):  # none at the card spot whole
+            corners = corners / scale
+            if not any(_inside(corners, kept.corners) or _inside(kept.corners, corners)
+                       for kept in found):
+                found.append(_spot(corners, frame.shape))
     return sorted(found, key=lambda spot: float(np.linalg.norm(spot.corners.mean(axis=0)
                                                                - centre)))
+
+
+def _spot(corners: np.ndarray, shape: tuple[int, ...]) -> CardSpot:
+    """The card at ``corners`` (frame pixels) in a frame of ``shape``, its box within it."""
+    x0, y0 = np.floor(corners.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(corners.max(axis=0)).astype(int)
+    height, width = shape[:2]
+    return CardSpot(corners.astype(np.float32), (max(int(x0), 0), max(int(y0), 0),
+                                                 min(int(x1), width), min(int(y1), height)))
 
 
 def _median_below(gray: np.ndarray, limit: float) -> float:
@@ -110,14 +134,21 @@ def _median_below(gray: np.ndarray, limit: float) -> float:
     return float(np.searchsorted(counts, counts[-1] / 2)) if len(counts) and counts[-1] else 0.0
 
 
-def _card_outlines(mask: np.ndarray, cut: bool = True) -> list[np.ndarray]:
+def _card_outlines(mask: np.ndarray, cut: bool = True
+                   ) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """The corners of each card-shaped outline of ``mask`` wholly in view (``cut``: also
-    outlines with a corner cut off, where their sides meet)."""
+    outlines with a corner cut off, where their sides meet), and the outlines the frame's
+    edge cuts."""
     contours = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]  # every
     # point: a side is drawn along them (:func:`_fitted`)
     area = mask.shape[0] * mask.shape[1]
-    return [spot for c in contours if not _cut_by_edge(c, mask.shape)
-            and (spot := _card_outline(c, area, cut)) is not None]
+    whole, at_edge = [], []
+    for contour in contours:
+        if _cut_by_edge(contour, mask.shape):
+            at_edge.append(contour)
+        elif (corners := _card_outline(contour, area, cut)) is not None:
+            whole.append(corners)
+    return whole, at_edge
 
 
 def _overlap(one: np.ndarray, other: np.ndarray) -> float:
@@ -149,12 +180,49 @@ def _card_outline(contour: np.ndarray, frame_area: int, cut: bool = True
     if mended is not None and _card_shaped(mended, hull_area):
         return _upright_order(mended.astype(np.float32))  # a corner cut by a thumb: where
         # the two sides beside the cut meet
-    rect = cv2.minAreaRect(hull)
-    if not _card_shaped(cv2.boxPoints(rect), hull_area):
+    rect = cv2.boxPoints(cv2.minAreaRect(hull))
+    if len(poly) == 4:  # the card's own corners: seen at a slant, it fills no rectangle
+        corners = poly.astype(np.float32)
+        fill = hull_area / max(cv2.contourArea(rect), 1e-6)
+        shaped = _card_shaped(corners, hull_area) and (fill >= MIN_FILL or fill >= SLANT_FILL
+                                                       and cv2.contourArea(contour)
+                                                       >= SOLID * hull_area)
+    else:  # cut otherwise: the rectangle
+        corners = rect.astype(np.float32)
+        shaped = _card_shaped(corners, hull_area)
+    return _upright_order(corners) if shaped else None
+
+
+def _corner_out(contours: list[np.ndarray], shape: tuple[int, ...]) -> list[np.ndarray]:
+    """The corners of the cards with one corner out of the frame (:func:`_one_corner_out`)
+    among the outlines the frame's edge cuts (``contours``, in a frame of ``shape``), the
+    largest first."""
+    cards = [c for c in (_one_corner_out(c, shape) for c in contours) if c is not None]
+    return sorted(cards, key=lambda c: -cv2.contourArea(c))
+
+
+def _one_corner_out(contour: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
+    """The four corners of a card-shaped outline the frame's edge cuts (:func:`_card_outline`:
+    one corner cut off, as a thumb would, or little enough that the outline keeps four) when
+    one corner alone lies at or past the edge, that corner where the two sides beside it,
+    drawn on along the outline, meet; else None (a side along the edge: how much of the card
+    is out of view cannot be told)."""
+    corners = _card_outline(contour, shape[0] * shape[1])
+    if corners is None:
         return None
-    corners = poly.astype(np.float32) if len(poly) == 4 \
-        else cv2.boxPoints(rect).astype(np.float32)  # cut otherwise: the rectangle
-    return _upright_order(corners)
+    height, width = shape[:2]
+    at_edge = (corners[:, 0] <= 1) | (corners[:, 0] >= width - 2) | (corners[:, 1] <= 1) \
+        | (corners[:, 1] >= height - 2)
+    if int(at_edge.sum()) != 1:
+        return None
+    cut = int(np.argmax(at_edge))
+    before, corner, after = (corners[(cut + k) % 4].astype(np.float64) for k in (-1, 0, 1))
+    points = contour.reshape(-1, 2)
+    meet = _meeting(*_fitted(points, before, corner), *_fitted(points, corner, after))
+    if meet is not None and np.linalg.norm(meet - corner) < np.linalg.norm(after - corner) / 2:
+        corners[cut] = meet
+    seen = cv2.intersectConvexConvex(corners, _target((width, height)))[0]
+    return corners if seen >= (1 - MAX_OUT) * cv2.contourArea(corners) else None
 
 
 def _card_shaped(corners: np.ndarray, hull_area: float) -> bool:
@@ -278,15 +346,39 @@ def _lit_alike(one: np.ndarray, other: np.ndarray, gray: np.ndarray) -> bool:
 
 def _inside(corners: np.ndarray, outer: np.ndarray) -> bool:
     """Whether the centre of ``corners`` lies within ``outer`` (a card drawn on a card)."""
-    centre = tuple(float(v) for v in corners.mean(axis=0))
-    return cv2.pointPolygonTest(outer.reshape(-1, 1, 2), centre, False) >= 0
+    return _holds(outer, corners.mean(axis=0))
+
+
+def _holds(corners: np.ndarray, point: np.ndarray) -> bool:
+    """Whether ``point`` lies within the outline ``corners``."""
+    centre = tuple(float(v) for v in point)
+    return cv2.pointPolygonTest(corners.reshape(-1, 1, 2), centre, False) >= 0
+
+
+def out_of_frame(frame: np.ndarray, spot: CardSpot, size: tuple[int, int] = CARD_SIZE
+                ) -> np.ndarray | None:
+    """Where the card at ``spot``, straightened (:func:`straighten`), lies out of ``frame``
+    (bool, ``size``; None when it lies wholly in it)."""
+    height, width = frame.shape[:2]
+    corners = spot.corners
+    if corners.min() >= 0 and corners[:, 0].max() <= width - 1 \
+            and corners[:, 1].max() <= height - 1:
+        return None
+    matrix = cv2.getPerspectiveTransform(corners.astype(np.float32), _target(size))
+    seen = cv2.warpPerspective(np.full((height, width), 255, np.uint8), matrix, size,
+                               flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
+    return seen == 0
+
+
+def _target(size: tuple[int, int]) -> np.ndarray:
+    """The corners of a straightened card of ``size`` (width, height)."""
+    width, height = size
+    return np.float32([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]])
 
 
 def straighten(frame: np.ndarray, spot: CardSpot, size: tuple[int, int] = CARD_SIZE
                ) -> np.ndarray:
     """The card at ``spot`` seen square on, upright, ``size`` (width, height) pixels."""
-    width, height = size
-    target = np.float32([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]])
-    matrix = cv2.getPerspectiveTransform(spot.corners.astype(np.float32), target)
-    return cv2.warpPerspective(frame, matrix, (width, height), flags=cv2.INTER_AREA,
+    matrix = cv2.getPerspectiveTransform(spot.corners.astype(np.float32), _target(size))
+    return cv2.warpPerspective(frame, matrix, size, flags=cv2.INTER_AREA,
                                borderMode=cv2.BORDER_REPLICATE)

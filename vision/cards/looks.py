@@ -47,10 +47,11 @@ def inside(card: np.ndarray) -> np.ndarray:
     return card[dy:height - dy, dx:width - dx]
 
 
-def look(card: np.ndarray) -> np.ndarray:
-    """The look of a straightened card (BGR uint8), a float32 array of ``GRID`` x 5."""
+def look(card: np.ndarray, out_of_view: np.ndarray | None = None) -> np.ndarray:
+    """The look of a straightened card (BGR uint8), a float32 array of ``GRID`` x 5
+    (``out_of_view``: bool, where the card lies out of the frame, as covered)."""
     inner = inside(card)
-    seen = ~_covered(card)
+    seen = ~_covered(card, out_of_view)
     grey = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0
     coarse = cv2.resize(grey, GRID, interpolation=cv2.INTER_AREA)
     kernel = np.ones((WHITE_KERNEL, WHITE_KERNEL), np.uint8)
@@ -70,30 +71,34 @@ def look(card: np.ndarray) -> np.ndarray:
     return np.dstack([stack, seen.astype(np.float32)]).astype(np.float32)
 
 
-def _covered(card: np.ndarray) -> np.ndarray:
+def _covered(card: np.ndarray, out_of_view: np.ndarray | None) -> np.ndarray:
     """The cells of a card (``GRID``, bool) covered by something that reaches in from its
-    edge (:func:`held`), and the cells beside them."""
+    edge (:func:`held`) or out of the frame, and the cells beside them."""
     hsv = cv2.resize(cv2.cvtColor(inside(card), cv2.COLOR_BGR2HSV), GRID,
                      interpolation=cv2.INTER_AREA)
-    covered = held(card, hsv)
+    covered = held(card, hsv, out_of_view)
     return cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
 
 
-def held(card: np.ndarray, hsv: np.ndarray) -> np.ndarray:
+def held(card: np.ndarray, hsv: np.ndarray, out_of_view: np.ndarray | None = None
+         ) -> np.ndarray:
     """Where a straightened card's inside (bool, at the size of ``hsv``, the inside in HSV) is
     covered by something over the card's own edge: a thumb holding it, a die lying on its
     corner. What lies over the edge (:func:`_held_at_edge`), its outline taken pixel by pixel
     where a coloured, lit patch reaches in from the inside's edge (:func:`reaching_in`; a dark
     pixel's saturation is noise) beside it; the card's own art reaching the inside's edge within
-    the card's border covers nothing."""
+    the card's border covers nothing. What lies ``out_of_view`` (bool, the card's size: out of
+    the frame) is covered too."""
     small = cv2.resize(card, HELD_SAMPLE, interpolation=cv2.INTER_AREA)
     over = _held_at_edge(small, hsv.shape[1::-1])
+    out = np.zeros_like(over) if out_of_view is None else cv2.resize(
+        inside(out_of_view.astype(np.float32)), hsv.shape[1::-1], interpolation=cv2.INTER_AREA) > 0
     if not over.any():
-        return over
+        return over | out
     paper = np.percentile(small, 95)
     lit = hsv[..., 2] >= HELD_LIGHT * paper  # (of the card's brightest: its paper)
     reach = reaching_in(np.where(lit, hsv[..., 1], 0))
-    return over | reach & cv2.dilate(over.astype(np.uint8), _NEIGHBOURS).astype(bool)
+    return over | out | reach & cv2.dilate(over.astype(np.uint8), _NEIGHBOURS).astype(bool)
 
 
 def _held_at_edge(small: np.ndarray, size: tuple[int, int]) -> np.ndarray:

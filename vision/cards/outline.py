@@ -87,8 +87,9 @@ class Outline:
                        None if self.visible is None else self.visible[::-1, ::-1].copy())
 
 
-def outline(card: np.ndarray) -> Outline:
-    """The outline of the ink of a straightened card (BGR uint8): where ink meets paper."""
+def outline(card: np.ndarray, out_of_view: np.ndarray | None = None) -> Outline:
+    """The outline of the ink of a straightened card (BGR uint8): where ink meets paper
+    (``out_of_view``: bool, where the card lies out of the frame, left out as a thumb is)."""
     small = cv2.resize(inside(card), SIZE, interpolation=cv2.INTER_AREA)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0
     white = cv2.blur(cv2.morphologyEx(grey, cv2.MORPH_CLOSE, _WHITE), (3, 3))  # the ink
@@ -102,7 +103,7 @@ def outline(card: np.ndarray) -> Outline:
     ink = ((light < INK_LIGHT) | (saturation > above + INK_COLOUR)).astype(np.uint8)
     edges = ink & ~cv2.erode(ink, _THIN)
     lit = white >= LIT * np.percentile(white, 95)  # a shadow dims an ink's colour too
-    held = _held(card, hsv)
+    held = _held(card, hsv, out_of_view)
     shown = None if held is None else held == 0
     printed = _paper_share(card, small, shown) >= ON_PAPER  # else a photo: its dark and
     # coloured parts are no ink, and have neither one colour nor a filling
@@ -132,11 +133,13 @@ def _paper_share(card: np.ndarray, small: np.ndarray, shown: np.ndarray | None) 
     return float(near.mean()) if len(near) else 0.0
 
 
-def _held(card: np.ndarray, hsv: np.ndarray) -> np.ndarray | None:
+def _held(card: np.ndarray, hsv: np.ndarray, out_of_view: np.ndarray | None
+          ) -> np.ndarray | None:
     """Where something coloured reaching in from the card's edge covers it (uint8 0/1, a
     thumb holding it; None: nothing does), as the look finds it (:func:`.looks.held`, on the
-    shrunk inside in ``hsv``) but pixel by pixel, and a little wider (its blurred edge)."""
-    covered = held(card, hsv)
+    shrunk inside in ``hsv``) but pixel by pixel, and a little wider (its blurred edge); and
+    what lies out of the frame."""
+    covered = held(card, hsv, out_of_view)
     if not covered.any():
         return None
     return cv2.dilate(covered.astype(np.uint8), HELD_EDGE)

@@ -6,9 +6,9 @@ Two such cards share most of their corners, lined up, and nearly their whole loo
 them apart is a patch or two. Compared cell by cell (a grid over the straightened card, each
 cell searched a few pixels round in the taught picture), a card and its own picture correlate
 everywhere; a card with the same art and something else in one place does not, there. The
-least alike cell says it. Only a card evenly lit may be judged so (a shadow's edge makes a
-cell of a card's own picture as unlike), and of a card held by a thumb only the cells it does
-not cover.
+least alike cell says it. A shadow's edge makes a cell of a card's own picture as unlike: of a
+card half in shadow, the cells its edge crosses are left out (:func:`shadow_edge_cells`), the
+rest smoothed (the shadow's darkness is noisy); of a card held by a thumb, the cells it covers.
 """
 
 from __future__ import annotations

@@ -8,17 +8,17 @@ clearly nearer it than any other; nearer none of them, it is a card not taught (
 and near two of them, the reading is marked uncertain, never guessed.
 
 A card whose picture has corners of its own (art, text: :mod:`.features`) has a second judge: the
-cards its look is nearest must also share its corners, lined up as on the card. A card with art that
-no taught card's corners confirm is a card not taught, however near its look (its colours and layout
-may be another card's); one that two taught cards confirm alike is asked, and, evenly lit, one whose
-cells (those a thumb leaves shown) are not all alike the confirming picture's is another card with
-the same art (:mod:`.cells`). A plain card (SET's shapes on white: a few smooth edges) is judged by
-its look and by its print (:mod:`.outline`; a shadow across it allowed, a thumb holding it left
-out): the outlines of its ink, the ink's colour and how its shapes are filled. Of the cards nearest
-by look, the first printed alike and filled alike is the card (its look may then lie a little
-farther from it: a blurred teaching photo); none, and it is a card not taught (an oval where a
-diamond was taught, a red card where the purple one was, a hatched one where the empty one was);
-named surely when no other card about as near by look is printed alike.
+cards its look is nearest must also share its corners, lined up as on the card. A card with art
+that no taught card's corners confirm is a card not taught, however near its look (its colours and
+layout may be another card's); one that two taught cards confirm alike is asked, and one whose
+cells (those a thumb leaves shown, or a shadow's edge leaves out) are not all alike the confirming
+picture's is another card with the same art (:mod:`.cells`). A plain card (SET's shapes on white: a
+few smooth edges) is judged by its look and by its print (:mod:`.outline`; a shadow across it
+allowed, a thumb holding it left out): the outlines of its ink, the ink's colour and how its shapes
+are filled. Of the cards nearest by look, the first printed alike and filled alike is the card (its
+look may then lie a little farther from it: a blurred teaching photo); none, and it is a card not
+taught (an oval where a diamond was taught, a red card where the purple one was, a hatched one
+where the empty one was); named surely when no other card about as near by look is printed alike.
 """
 
 from __future__ import annotations

@@ -89,14 +89,14 @@ def find_cards(frame: np.ndarray, one_corner_out: bool = False) -> list[CardSpot
              False: ((above_table, colour_edges),
                      (cv2.bitwise_and(above_table, paper), colour_edges))}
     outlines: dict[bool, list[np.ndarray]] = {True: [], False: []}
-    at_edge: list[np.ndarray] = []  # Otsu's outlines the frame's edge cuts
+    at_edge: dict[bool, list[np.ndarray]] = {True: [], False: []}  # the frame's edge cuts them
     for bright_only, pairs in masks.items():
         for mask, parting in pairs:
             mask = cv2.subtract(mask, parting)  # touching cards part along their edges
             mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
             whole, cut = _card_outlines(mask, bright_only)
             outlines[bright_only] += whole
-            at_edge += cut if bright_only else []
+            at_edge[bright_only] += cut
     spots = outlines[True] + [spot for spot in outlines[False]  # a card in half shadow:
                               if not any(_overlap(spot, lit) > SAME_CARD  # Otsu's outline
                                          for lit in outlines[True])]  # is kept where it is whole
@@ -110,7 +110,10 @@ def find_cards(frame: np.ndarray, one_corner_out: bool = False) -> list[CardSpot
             found.append(_spot(corners, frame.shape))
     centre = np.array(frame.shape[1::-1], np.float32) / 2
     if one_corner_out and not any(_holds(kept.corners, centre) for kept in found):
-        for corners in _corner_out(at_edge, gray.shape):  # none at the card spot whole
+        lit = _corner_out(at_edge[True], gray.shape)  # none at the card spot whole: as above,
+        shaded = [c for c in _corner_out(at_edge[False], gray.shape)  # Otsu's outline kept
+                  if not any(_overlap(c, one) > SAME_CARD for one in lit)]  # where it is whole
+        for corners in sorted(lit + shaded, key=lambda c: -cv2.contourArea(c)):
             corners = corners / scale
             if not any(_inside(corners, kept.corners) or _inside(kept.corners, corners)
                        for kept in found):
@@ -195,10 +198,8 @@ def _card_outline(contour: np.ndarray, frame_area: int, cut: bool = True
 
 def _corner_out(contours: list[np.ndarray], shape: tuple[int, ...]) -> list[np.ndarray]:
     """The corners of the cards with one corner out of the frame (:func:`_one_corner_out`)
-    among the outlines the frame's edge cuts (``contours``, in a frame of ``shape``), the
-    largest first."""
-    cards = [c for c in (_one_corner_out(c, shape) for c in contours) if c is not None]
-    return sorted(cards, key=lambda c: -cv2.contourArea(c))
+    among the outlines the frame's edge cuts (``contours``, in a frame of ``shape``)."""
+    return [c for c in (_one_corner_out(c, shape) for c in contours) if c is not None]
 
 
 def _one_corner_out(contour: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:

@@ -55,10 +55,11 @@ def least_alike(seen: np.ndarray, taught: np.ndarray, hidden: np.ndarray | None 
     if shaded:
         taught, seen = (cv2.GaussianBlur(p, (0, 0), SHADED_SIGMA) for p in (taught, seen))
     ways = [seen, seen[::-1, ::-1].copy()]
-    lined = [cv2.matchTemplate(_detail(taught), _detail(way)[SHIFT:-SHIFT, SHIFT:-SHIFT],
+    detail = _detail(taught)  # the whole card lined up by its detail: a shadow across it would
+    # outweigh it
+    lined = [cv2.matchTemplate(detail, _detail(way)[SHIFT:-SHIFT, SHIFT:-SHIFT],
                                cv2.TM_CCOEFF_NORMED)
-             for way in ways]  # where the whole card lines up, each way up (by its detail: a
-    # shadow across it would outweigh it)
+             for way in ways]  # where the whole card lines up, each way up
     turned = float(lined[1].max()) > float(lined[0].max())
     way, lines = ways[turned], lined[turned]
     shown = np.ones(GRID[::-1], bool) if hidden is None \

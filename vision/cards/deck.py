@@ -365,7 +365,9 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
     (:mod:`.cells`: a turn or a slant keeps fewer corners, not fewer alike cells). Seen so, a
     card whose cells are not all alike its picture's is not that card, however many corners
     they share (the same art with something else on it), and one whose cells all are is
-    named surely when no other card is about as confirmed. ``unchecked``: other cards about as
+    named surely when no other card is about as confirmed. The card nearest by look is
+    compared cell by cell however few of its corners line up (a shadow keeps few of a photo of
+    a plain table): its cells all alike, it is that card. ``unchecked``: other cards about as
     near by look were not checked (a card held by a thumb): the card is never sure.
     ``out_of_view``: as :meth:`Deck.name`."""
     seen = features(card, out_of_view)
@@ -380,19 +382,21 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
         shaded = False
     grey = small(card) if clear or hidden is not None else None
     counts, expected, cells_alike = {}, {}, {}
+    nearest = next(iter(checked))  # by look
     for card_id, pictures in checked.items():
         found = [(inliers(seen, c.features), c.own) for c in pictures]
         counts[card_id], expected[card_id] = max(found, default=(0, 1))
-        if grey is not None and counts[card_id] >= CONFIRM:
+        if grey is not None and (counts[card_id] >= CONFIRM or card_id == nearest):
             cells = max(least_alike(grey, c.grey, hidden, shaded) for c in pictures)
             if cells < (SHADED_CELLS if shaded else SAME_CELLS):
                 counts[card_id] = 0  # the same art with something else on it: another card
             elif clear or shaded and cells >= SAME_CELLS:
                 cells_alike[card_id] = cells  # its picture cell by cell, however many of its
                 # corners a turn or a slant kept (held, what the thumb hides may differ)
-    ranked = sorted(counts, key=counts.__getitem__, reverse=True)
+    ranked = sorted(counts, key=lambda i: (counts[i] >= CONFIRM or i in cells_alike,
+                                           counts[i]), reverse=True)
     top = counts[ranked[0]]
-    if top < CONFIRM:
+    if top < CONFIRM and not cells_alike:
         return CardSeen(None, _sureness(CONFIRM / max(top, 1)), False, box)
     if clear and all(counts[i] < WHOLE_SHARE * expected[i] and i not in cells_alike
                      for i in ranked):
@@ -406,7 +410,8 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
                cells_alike.get(ranked[0], 0.0) / SAME_CELLS)
     ratio = min(top / max(runner * CLEAR, 1), kept)
     sure = ratio >= 1.0 and not alike and not unchecked
-    return CardSeen(ranked[0], _sureness(min(ratio, top / CONFIRM)), not sure, box, alike)
+    evidence = top / CONFIRM if top >= CONFIRM else kept  # (few corners: its cells)
+    return CardSeen(ranked[0], _sureness(min(ratio, evidence)), not sure, box, alike)
 
 
 @dataclass(frozen=True)

@@ -98,19 +98,19 @@ def outline(card: np.ndarray, out_of_view: np.ndarray | None = None) -> Outline:
     light = grey / white
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     saturation = hsv[..., 1].astype(np.float32)
-    paper = light > 0.9
-    above = float(np.median(saturation[paper])) if paper.any() else 0.0
+    held = _held(card, hsv, out_of_view)
+    shown = None if held is None else held == 0
+    paper = light > 0.9 if shown is None else (light > 0.9) & shown
+    above = float(np.median(saturation[paper])) if paper.any() else 0.0  # (a thumb is more
+    # coloured than the paper: with it, a coloured ink's inside read as paper)
     ink = ((light < INK_LIGHT) | (saturation > above + INK_COLOUR)).astype(np.uint8)
     edges = ink & ~cv2.erode(ink, _THIN)
     lit = white >= LIT * np.percentile(white, 95)  # a shadow dims an ink's colour too
-    held = _held(card, hsv, out_of_view)
-    shown = None if held is None else held == 0
     printed = _paper_share(card, small, shown) >= ON_PAPER  # else a photo: its dark and
     # coloured parts are no ink, and have neither one colour nor a filling
     if shown is not None:
         ink &= 1 - held
         edges &= 1 - cv2.dilate(held, _THIN)  # the thumb's own edge is no shape's
-        paper &= shown
     colour = _ink(small, ink, paper, lit) if printed else NO_INK
     visible = None if held is None else 1 - cv2.dilate(held, np.ones((2 * SHIFT + 1,) * 2,
                                                                      np.uint8))

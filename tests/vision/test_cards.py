@@ -17,6 +17,7 @@ from companion.cli import main
 from vision import VisionError
 from vision.cards import Deck, find_cards, read_cards, straighten
 from vision.cards.deck import border_clear
+from vision.cards.outline import FILL_DOUBT, outline
 
 TAUGHT_BOARDS = ("red-2", "green-1")
 
@@ -337,6 +338,21 @@ def test_a_solid_card_held_by_a_thumb_keeps_its_ink(tmp_path, card):
     deck = _deck_of(tmp_path, (card.rsplit("-", 2)[0],))
     seen = [_held_by_a_thumb(card, deck, seed) for seed in range(1, 7)]
     assert sum([(c.id, c.uncertain) for c in cards] == [(card, False)] for cards in seen) >= 5
+
+
+@pytest.mark.parametrize("seed", [1, 6])
+def test_a_thumb_across_an_empty_shape_is_not_its_filling(tmp_path, seed):
+    """A thumb over part of an empty diamond opens its outline: the paper reached its inside
+    past the thumb, the shape's hull was taken as its inside instead, thumb and all, and a
+    skin-coloured thumb over a red shape read as a filling (0.4-1.0: solid), so the card was
+    said unknown (5 of the SET covered row's taught readings). The thumb is a wall the paper
+    does not pass and no shape's inside."""
+    card = "red-1-empty-diamond"
+    frame = shown_frame(card)
+    covered, _ = transform("covered", frame, [(card, find_cards(frame)[0])],
+                           np.random.default_rng(seed))
+    assert outline(_straight_centre(covered)).ink.fill < FILL_DOUBT[0]
+    assert [c.id for c in _held_by_a_thumb(card, _deck_of(tmp_path, ("red-1",)), seed)] == [card]
 
 
 @pytest.mark.parametrize("seed", [2, 3, 4, 5])

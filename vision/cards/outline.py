@@ -111,7 +111,7 @@ def outline(card: np.ndarray, out_of_view: np.ndarray | None = None) -> Outline:
     if shown is not None:
         ink &= 1 - held
         edges &= 1 - cv2.dilate(held, _THIN)  # the thumb's own edge is no shape's
-    colour = _ink(small, ink, paper, lit) if printed else NO_INK
+    colour = _ink(small, ink, paper, lit, shown) if printed else NO_INK
     visible = None if held is None else 1 - cv2.dilate(held, np.ones((2 * SHIFT + 1,) * 2,
                                                                      np.uint8))
     return Outline(edges, cv2.dilate(edges, _NEAR), colour, visible)
@@ -145,20 +145,25 @@ def _held(card: np.ndarray, hsv: np.ndarray, out_of_view: np.ndarray | None
     return cv2.dilate(covered.astype(np.uint8), HELD_EDGE)
 
 
-def _ink(small: np.ndarray, ink: np.ndarray, paper: np.ndarray, lit: np.ndarray) -> Ink:
+def _ink(small: np.ndarray, ink: np.ndarray, paper: np.ndarray, lit: np.ndarray,
+         shown: np.ndarray | None = None) -> Ink:
     """The colour and filling of the ink (``ink``: uint8 0/1) of a shrunk card, against its
     paper (``paper``: bool, as light as the paper nearby); its colour where the card is
-    ``lit`` (bool) if it is lit anywhere."""
+    ``lit`` (bool) if it is lit anywhere; only where it is ``shown`` (bool; None: everywhere):
+    a thumb across a shape is a wall the paper does not pass, and is no shape's inside."""
     closed = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, GAPS)
-    reach = np.pad(1 - closed, 1, constant_values=1)
+    open_ = 1 - closed if shown is None else (1 - closed) & shown.astype(np.uint8)
+    reach = np.pad(open_, 1, constant_values=1)
     cv2.floodFill(reach, None, (0, 0), 2)  # the paper reached from the card's edge
     outside = reach[1:-1, 1:-1] == 2
-    inside = cv2.erode((~outside).astype(np.uint8), RIM).astype(bool)
+    within = ~outside if shown is None else ~outside & shown
+    inside = cv2.erode(within.astype(np.uint8), RIM).astype(bool)
     if not inside.any():  # an outline too faint to close: each shape's hull instead
         hulls = np.zeros_like(ink)
         for contour in cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
             cv2.fillConvexPoly(hulls, cv2.convexHull(contour), 1)
-        inside = cv2.erode(hulls, RIM).astype(bool)
+        inside = cv2.erode(hulls if shown is None else hulls & shown.astype(np.uint8),
+                           RIM).astype(bool)
     printed = ink.astype(bool)
     around = small[::2, ::2][(paper & outside)[::2, ::2]]  # every other pixel of the paper
     # round the shapes: their median is the paper's, at a quarter of the cost

@@ -17,7 +17,7 @@ from companion.cli import main
 from vision import VisionError
 from vision.cards import Deck, find_cards, read_cards, straighten
 from vision.cards.deck import border_clear
-from vision.cards.outline import FILL_DOUBT, outline
+from vision.cards.outline import FILL_DOUBT, NO_INK, outline, same_colour
 
 TAUGHT_BOARDS = ("red-2", "green-1")
 
@@ -353,6 +353,22 @@ def test_a_thumb_across_an_empty_shape_is_not_its_filling(tmp_path, seed):
                            np.random.default_rng(seed))
     assert outline(_straight_centre(covered)).ink.fill < FILL_DOUBT[0]
     assert [c.id for c in _held_by_a_thumb(card, _deck_of(tmp_path, ("red-1",)), seed)] == [card]
+
+
+@pytest.mark.parametrize("card", ["green-1-empty-diamond", "green-2-empty-diamond"])
+def test_a_thumb_over_the_card_s_edge_leaves_its_paper_and_its_ink(card):
+    """The paper's colour is taken along the card's edge, where a thumb over a corner lies on
+    a quarter of it: with the thumb, the paper's colour moved toward skin, under a quarter of
+    the card was its paper, and the card was taken for a photo with no ink (21 of 24 frames),
+    judged by its outline alone (untaught empty diamonds asked as their hatched or purple
+    twins). What is coloured on the edge is left out of the paper."""
+    frame = shown_frame(card)
+    taught = outline(_straight_centre(teaching_photo(card))).ink
+    for seed in range(1, 7):
+        covered, _ = transform("covered", frame, [(card, find_cards(frame)[0])],
+                               np.random.default_rng(seed))
+        ink = outline(_straight_centre(covered)).ink
+        assert ink != NO_INK and same_colour(ink, taught), f"seed {seed}"
 
 
 @pytest.mark.parametrize("seed", [2, 3, 4, 5])

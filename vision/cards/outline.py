@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .looks import MARGIN, held, inside
+from .looks import COVER_ABOVE_PAPER, MARGIN, held, inside
 
 SIZE = (120, 180)  # (width, height) at which the outline is drawn: half a straightened card
 WHITE_WINDOW = 25  # pixels over which the card's own white is taken (its paper round the ink)
@@ -126,6 +126,9 @@ def _paper_share(card: np.ndarray, small: np.ndarray, shown: np.ndarray | None) 
     dy, dx = max(int(height * MARGIN), 1), max(int(width * MARGIN), 1)
     band = np.concatenate([card[:dy, ::16].reshape(-1, 3), card[-dy:, ::16].reshape(-1, 3),
                            card[::16, :dx].reshape(-1, 3), card[::16, -dx:].reshape(-1, 3)])
+    saturation = cv2.cvtColor(band.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV)[:, 0, 1].astype(float)
+    band = band[saturation <= np.median(saturation) + COVER_ABOVE_PAPER]  # (a thumb over a
+    # corner lies on a quarter of the band: with it, the paper's colour moved toward skin)
     paper = np.median(_tint(band), axis=0)
     half = cv2.resize(small, (SIZE[0] // 2, SIZE[1] // 2), interpolation=cv2.INTER_AREA)
     off = _tint(half.reshape(-1, 3) if shown is None else half[shown[::2, ::2]]) - paper

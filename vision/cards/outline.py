@@ -36,6 +36,9 @@ REACH = 1  # pixels: an edge pixel this near one of the other outline's agrees w
 SHIFT = 4  # pixels either way the two outlines are slid over each other (corners found a pixel
 # or two off, at the card's size: a cell of the look)
 _WHITE = np.ones((WHITE_WINDOW, WHITE_WINDOW), np.uint8)
+WIDE_WINDOW = 41  # pixels over which the paper round a wide solid shape is taken
+INK_CHROMA = 12.0  # Lab units (a, b) from the paper's: a pixel this far apart is coloured ink
+_WIDE_WHITE = cv2.getStructuringElement(cv2.MORPH_RECT, (WIDE_WINDOW, WIDE_WINDOW))
 _NEAR = np.ones((2 * REACH + 1, 2 * REACH + 1), np.uint8)
 _THIN = np.ones((3, 3), np.uint8)
 HELD_EDGE = np.ones((5, 5), np.uint8)  # the blurred edge of a thumb, taken with it
@@ -96,14 +99,25 @@ def outline(card: np.ndarray, out_of_view: np.ndarray | None = None) -> Outline:
     # filled with the paper round it; a shadow's edge stays where it lies (a dilation alone
     # took the lit paper's white across it, and the shadowed side's paper for ink)
     light = grey / white
+    wide = cv2.blur(cv2.morphologyEx(grey, cv2.MORPH_CLOSE, _WIDE_WHITE), (3, 3))  # the paper
+    # round a solid shape wider than the first window too (inside one, ``light`` is about 1)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     saturation = hsv[..., 1].astype(np.float32)
     held = _held(card, hsv, out_of_view)
     shown = None if held is None else held == 0
     paper = light > 0.9 if shown is None else (light > 0.9) & shown
-    above = float(np.median(saturation[paper])) if paper.any() else 0.0  # (a thumb is more
+    clear = paper & (grey > 0.9 * wide)  # (not inside a wide solid shape either)
+    above = float(np.median(saturation[clear])) if clear.any() else 0.0  # (a thumb is more
     # coloured than the paper: with it, a coloured ink's inside read as paper)
-    ink = ((light < INK_LIGHT) | (saturation > above + INK_COLOUR)).astype(np.uint8)
+    ink = (light < INK_LIGHT) | (saturation > above + INK_COLOUR)
+    faded = (grey < INK_LIGHT * wide) & ~ink  # a wide solid shape whose colour the camera
+    # faded: darker than the paper round it, and of another colour (a shadow is the paper's)
+    if faded.any() and clear.any():
+        paper_colour = np.median(_lab(small[clear][::4])[:, 1:], axis=0)
+        apart = np.linalg.norm(_lab(cv2.blur(small, (5, 5))[faded])[:, 1:] - paper_colour,
+                               axis=1)
+        ink[faded] = apart > INK_CHROMA
+    ink = ink.astype(np.uint8)
     edges = ink & ~cv2.erode(ink, _THIN)
     lit = white >= LIT * np.percentile(white, 95)  # a shadow dims an ink's colour too
     printed = _paper_share(card, small, shown) >= ON_PAPER  # else a photo: its dark and

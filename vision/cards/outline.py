@@ -110,9 +110,11 @@ def outline(card: np.ndarray, out_of_view: np.ndarray | None = None) -> Outline:
     above = float(np.median(saturation[clear])) if clear.any() else 0.0  # (a thumb is more
     # coloured than the paper: with it, a coloured ink's inside read as paper)
     ink = (light < INK_LIGHT) | (saturation > above + INK_COLOUR)
+    printed = _paper_share(card, small, shown) >= ON_PAPER  # else a photo: its dark and
+    # coloured parts are no ink, and have neither one colour nor a filling
     faded = (grey < INK_LIGHT * wide) & ~ink  # a wide solid shape whose colour the camera
     # faded: darker than the paper round it, and of another colour (a shadow is the paper's)
-    if faded.any() and clear.any():
+    if printed and faded.any() and clear.any():
         paper_colour = np.median(_lab(small[clear][::4])[:, 1:], axis=0)
         apart = np.linalg.norm(_lab(cv2.blur(small, (5, 5))[faded])[:, 1:] - paper_colour,
                                axis=1)
@@ -120,8 +122,6 @@ def outline(card: np.ndarray, out_of_view: np.ndarray | None = None) -> Outline:
     ink = ink.astype(np.uint8)
     edges = ink & ~cv2.erode(ink, _THIN)
     lit = white >= LIT * np.percentile(white, 95)  # a shadow dims an ink's colour too
-    printed = _paper_share(card, small, shown) >= ON_PAPER  # else a photo: its dark and
-    # coloured parts are no ink, and have neither one colour nor a filling
     if shown is not None:
         ink &= 1 - held
         edges &= 1 - cv2.dilate(held, _THIN)  # the thumb's own edge is no shape's

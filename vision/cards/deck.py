@@ -366,8 +366,9 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
     card whose cells are not all alike its picture's is not that card, however many corners
     they share (the same art with something else on it), and one whose cells all are is
     named surely when no other card is about as confirmed. The card nearest by look is
-    compared cell by cell however few of its corners line up (a shadow keeps few of a photo of
-    a plain table): its cells all alike, it is that card. ``unchecked``: other cards about as
+    compared cell by cell however few of its corners line up (a shadow or a thumb keeps few of
+    a photo of a plain table): its cells all alike, it is that card (held, asked: what the
+    thumb hides may differ). ``unchecked``: other cards about as
     near by look were not checked (a card held by a thumb): the card is never sure.
     ``out_of_view``: as :meth:`Deck.name`."""
     seen = features(card, out_of_view)
@@ -381,7 +382,7 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
     else:
         shaded = False
     grey = small(card) if clear or hidden is not None else None
-    counts, expected, cells_alike = {}, {}, {}
+    counts, expected, cells_alike, held_alike = {}, {}, {}, set()
     nearest = next(iter(checked))  # by look
     for card_id, pictures in checked.items():
         found = [(inliers(seen, c.features), c.own) for c in pictures]
@@ -392,11 +393,14 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
                 counts[card_id] = 0  # the same art with something else on it: another card
             elif clear or shaded and cells >= SAME_CELLS:
                 cells_alike[card_id] = cells  # its picture cell by cell, however many of its
-                # corners a turn or a slant kept (held, what the thumb hides may differ)
-    ranked = sorted(counts, key=lambda i: (counts[i] >= CONFIRM or i in cells_alike,
-                                           counts[i]), reverse=True)
+                # corners a turn or a slant kept
+            elif cells >= SAME_CELLS:
+                held_alike.add(card_id)  # held: what the thumb hides may differ (asked)
+    by_cells = held_alike | set(cells_alike)
+    ranked = sorted(counts, key=lambda i: (counts[i] >= CONFIRM or i in by_cells, counts[i]),
+                    reverse=True)
     top = counts[ranked[0]]
-    if top < CONFIRM and not cells_alike:
+    if top < CONFIRM and not by_cells:
         return CardSeen(None, _sureness(CONFIRM / max(top, 1)), False, box)
     if clear and all(counts[i] < WHOLE_SHARE * expected[i] and i not in cells_alike
                      for i in ranked):
@@ -409,7 +413,8 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
     kept = max(top / (SHARE * expected[ranked[0]]),
                cells_alike.get(ranked[0], 0.0) / SAME_CELLS)
     ratio = min(top / max(runner * CLEAR, 1), kept)
-    sure = ratio >= 1.0 and not alike and not unchecked
+    sure = ratio >= 1.0 and not alike and not unchecked and (
+        top >= CONFIRM or ranked[0] in cells_alike)
     evidence = top / CONFIRM if top >= CONFIRM else kept  # (few corners: its cells)
     return CardSeen(ranked[0], _sureness(min(ratio, evidence)), not sure, box, alike)
 

@@ -112,13 +112,8 @@ def outline(card: np.ndarray, out_of_view: np.ndarray | None = None) -> Outline:
     ink = (light < INK_LIGHT) | (saturation > above + INK_COLOUR)
     printed = _paper_share(card, small, shown) >= ON_PAPER  # else a photo: its dark and
     # coloured parts are no ink, and have neither one colour nor a filling
-    faded = (grey < INK_LIGHT * wide) & ~ink  # a wide solid shape whose colour the camera
-    # faded: darker than the paper round it, and of another colour (a shadow is the paper's)
-    if printed and faded.any() and clear.any():
-        paper_colour = np.median(_lab(small[clear][::4])[:, 1:], axis=0)
-        apart = np.linalg.norm(_lab(cv2.blur(small, (5, 5))[faded])[:, 1:] - paper_colour,
-                               axis=1)
-        ink[faded] = apart > INK_CHROMA
+    if printed:  # (a photo's darker coloured parts are no shapes)
+        ink |= _faded(small, (grey < INK_LIGHT * wide) & ~ink, clear)
     ink = ink.astype(np.uint8)
     edges = ink & ~cv2.erode(ink, _THIN)
     lit = white >= LIT * np.percentile(white, 95)  # a shadow dims an ink's colour too
@@ -129,6 +124,19 @@ def outline(card: np.ndarray, out_of_view: np.ndarray | None = None) -> Outline:
     visible = None if held is None else 1 - cv2.dilate(held, np.ones((2 * SHIFT + 1,) * 2,
                                                                      np.uint8))
     return Outline(edges, cv2.dilate(edges, _NEAR), colour, visible)
+
+
+def _faded(small: np.ndarray, dark: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """Which ``dark`` pixels (bool: darker than the paper round them over :data:`WIDE_WINDOW`)
+    of a shrunk printed card lie :data:`INK_CHROMA` or more from the colour of its ``paper``
+    (bool): a wide solid shape whose colour the camera faded (a shadow is the paper's
+    colour)."""
+    coloured = np.zeros_like(dark)
+    if dark.any() and paper.any():
+        paper_colour = np.median(_lab(small[paper][::4])[:, 1:], axis=0)
+        coloured[dark] = np.linalg.norm(_lab(cv2.blur(small, (5, 5))[dark])[:, 1:]
+                                        - paper_colour, axis=1) > INK_CHROMA
+    return coloured
 
 
 def _paper_share(card: np.ndarray, small: np.ndarray, shown: np.ndarray | None) -> float:

@@ -89,9 +89,11 @@ def idle(url: str, quiet: float = 0.4, timeout: float = 10.0) -> dict:
     return state
 
 
-def set_up(page, game: str) -> None:
+def set_up(page, url: str, game: str, timeout: float = 10.0) -> None:
     """The game's own set-up form as a new host fills it: the defaults, and a name in each
-    player's name field (in the first ones, for a game that seats fewer: ``SEATS``)."""
+    player's name field (in the first ones, for a game that seats fewer: ``SEATS``); sent,
+    and the game set up awaited for up to ``timeout`` seconds (on a loaded machine the
+    request reached the server after the walk's first look, which took it for refused)."""
     page.select_option("select[name=game-choice]", game)
     form = page.locator(f"form[data-form=setup][data-game={game}]")
     form.wait_for()
@@ -100,6 +102,9 @@ def set_up(page, game: str) -> None:
         if not field.input_value():
             field.fill(NAMES[i % len(NAMES)])
     form.locator("button:not([type=button])").last.click()
+    deadline = time.monotonic() + timeout
+    while version_of(url)["version"] == 0 and time.monotonic() < deadline:
+        time.sleep(0.1)
 
 
 class Walk:
@@ -210,7 +215,7 @@ def test_a_seeded_walk_offers_only_what_the_rules_take_in_words_that_fit(
     made: list[dict] = []
     try:
         walk.scan(0)
-        set_up(page, game)
+        set_up(page, server.url, game)
         for step in range(1, steps + 1):
             walk.step = step
             state = idle(server.url)

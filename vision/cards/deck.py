@@ -368,9 +368,8 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
     named surely when no other card is about as confirmed. The card nearest by look is
     compared cell by cell however few of its corners line up (a shadow or a thumb keeps few of
     a photo of a plain table): its cells all alike, it is that card (held, asked: what the
-    thumb hides may differ). ``unchecked``: other cards about as
-    near by look were not checked (a card held by a thumb): the card is never sure.
-    ``out_of_view``: as :meth:`Deck.name`."""
+    thumb hides may differ). ``unchecked``: other cards about as near by look were not checked
+    (a card held by a thumb): the card is never sure. ``out_of_view``: as :meth:`Deck.name`."""
     seen = features(card, out_of_view)
     border = Border.of(card, out_of_view)
     clear = border.clear()

@@ -176,19 +176,17 @@ def _ink(small: np.ndarray, ink: np.ndarray, paper: np.ndarray, lit: np.ndarray,
     paper (``paper``: bool, as light as the paper nearby); its colour where the card is
     ``lit`` (bool) if it is lit anywhere; only where it is ``shown`` (bool; None: everywhere):
     a thumb across a shape is a wall the paper does not pass, and is no shape's inside."""
+    shows = np.ones_like(ink) if shown is None else shown.astype(np.uint8)
     closed = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, GAPS)
-    open_ = 1 - closed if shown is None else (1 - closed) & shown.astype(np.uint8)
-    reach = np.pad(open_, 1, constant_values=1)
+    reach = np.pad((1 - closed) & shows, 1, constant_values=1)
     cv2.floodFill(reach, None, (0, 0), 2)  # the paper reached from the card's edge
     outside = reach[1:-1, 1:-1] == 2
-    within = ~outside if shown is None else ~outside & shown
-    inside = cv2.erode(within.astype(np.uint8), RIM).astype(bool)
+    inside = cv2.erode((~outside).astype(np.uint8) & shows, RIM).astype(bool)
     if not inside.any():  # an outline too faint to close: each shape's hull instead
         hulls = np.zeros_like(ink)
         for contour in cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
             cv2.fillConvexPoly(hulls, cv2.convexHull(contour), 1)
-        inside = cv2.erode(hulls if shown is None else hulls & shown.astype(np.uint8),
-                           RIM).astype(bool)
+        inside = cv2.erode(hulls & shows, RIM).astype(bool)
     printed = ink.astype(bool)
     around = small[::2, ::2][(paper & outside)[::2, ::2]]  # every other pixel of the paper
     # round the shapes: their median is the paper's, at a quarter of the cost

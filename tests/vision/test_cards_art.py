@@ -430,14 +430,33 @@ def test_a_card_with_a_corner_under_a_thumb_is_found_where_its_corners_lie(name)
     tenth of the card's width off, and no card at all when that rectangle was too square: 13
     of the art set's 219 frames)."""
     for seed in range(40, 46):
-        frame, corners = _held(name, seed)
-        found = [spot for spot in find_cards(frame)
-                 if cv2.pointPolygonTest(spot.corners.reshape(-1, 1, 2),
-                                         tuple(map(float, corners.mean(axis=0))), False) > 0]
-        assert found, f"{name}, seed {seed}: no card found"
-        width = float(np.linalg.norm(corners[1] - corners[0]))
-        off = np.linalg.norm(found[0].corners[:, None] - corners[None], axis=2).min(axis=0)
-        assert off.max() <= 0.03 * width, f"{name}, seed {seed}: a corner {off.max():.1f} px off"
+        assert _corner_off(*_held(name, seed)) <= 0.03, f"{name}, seed {seed}"
+
+
+@pytest.mark.parametrize(("name", "seed"), [("IMG_20191112_101646", 136), ("Image_43", 208),
+                                            ("Image_43", 270)])
+def test_a_thumb_joined_to_a_card_s_outline_is_cut_off_it(name, seed):
+    """A thumb as bright as the card joined its outline: the hull of both had five corners,
+    two of them the thumb's, and the corner mended between the hull's sides across the gap
+    between thumb and card lay out of the frame. That larger outline hid the card's own,
+    found without the thumb, and the card was read with a corner out of view and said unknown
+    (4 of the 10 taught readings of the art set 20 % covered not named). A card's sides
+    beside a cut corner are drawn along its outline; the hull's sides across that gap are
+    not."""
+    assert _corner_off(*_held(name, seed)) <= 0.03
+
+
+def _corner_off(frame: np.ndarray, corners: np.ndarray) -> float:
+    """How far from ``corners`` the card found round their centre in ``frame`` has its
+    corners, at the most, in the card's widths (infinite: no card found there)."""
+    found = [spot for spot in find_cards(frame)
+             if cv2.pointPolygonTest(spot.corners.reshape(-1, 1, 2),
+                                     tuple(map(float, corners.mean(axis=0))), False) > 0]
+    if not found:
+        return float("inf")
+    width = float(np.linalg.norm(corners[1] - corners[0]))
+    return float(np.linalg.norm(found[0].corners[:, None] - corners[None], axis=2).min(axis=0)
+                 .max()) / width
 
 
 @pytest.mark.parametrize("name", (*WOODEN[:2], "Image_101"))

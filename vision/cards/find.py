@@ -53,6 +53,10 @@ SOLID = 0.9  # of its hull, an outline found whole covers at least this much
 SAME_CARD = 0.75  # two outlines overlapping this much (shared over joined area) are one card
 CUT_CORNER = 5  # corners of a card's outline with one corner cut off (a thumb over it)
 ON_SIDE = 3  # pixels: an outline's point this near a side is drawn along it
+DRAWN = 0.4  # of its length, a card's side beside a cut corner is drawn along at the least
+# (SET's and the art set's cards held by a thumb: 0.44 at the least; the hull's sides across
+# the gap between a card and a thumb joined to it: 0.06-0.29)
+ROUNDING = 6  # pixels: a card's rounded corner puts its outline's hull this far off its sides
 CARD_SIZE = (240, 360)  # (width, height) of a straightened card, in pixels
 
 
@@ -190,9 +194,10 @@ def _card_outline(contour: np.ndarray, frame_area: int, cut: bool = True
         shaped = _card_shaped(corners, hull_area) and (fill >= MIN_FILL or fill >= SLANT_FILL
                                                        and cv2.contourArea(contour)
                                                        >= SOLID * hull_area)
-    else:  # cut otherwise: the rectangle
+    else:  # cut otherwise: the rectangle, when the outline runs along its sides
         corners = rect.astype(np.float32)
-        shaped = _card_shaped(corners, hull_area)
+        shaped = _card_shaped(corners, hull_area) and _sides_drawn(contour.reshape(-1, 2),
+                                                                   corners)
     return _upright_order(corners) if shaped else None
 
 
@@ -242,8 +247,10 @@ def _mended(poly: np.ndarray, contour: np.ndarray) -> np.ndarray | None:
     """The four corners of a card whose outline (``poly``, five corners of ``contour``) has one
     corner cut off (a thumb over it): of the sides whose two neighbours, drawn on, meet beyond
     it, the one whose cut leaves the card nearest a parallelogram (its opposite sides parallel,
-    as a card's are but for perspective); None when no side's neighbours meet beyond it. The
-    two sides beside the cut are drawn on along the outline's points, not its corners alone."""
+    as a card's are but for perspective); None when no side's neighbours meet beyond it, or
+    when the outline does not run along the two sides beside that cut (:func:`_drawn`: they
+    span the gap between a card and a thumb joined to it). Those two sides are drawn on along
+    the outline's points, not its corners alone."""
     best, corners = np.inf, None
     for cut in range(len(poly)):
         before, start, end, after, last = (poly[(cut + k) % len(poly)] for k in (-1, 0, 1, 2, 3))
@@ -259,10 +266,36 @@ def _mended(poly: np.ndarray, contour: np.ndarray) -> np.ndarray | None:
     if corners is None:
         return None
     quad, (before, start), (end, after) = corners
+    if min(_drawn(contour, before, start), _drawn(contour, end, after)) < DRAWN:
+        return None  # a hull's side across a gap (a thumb joined to the card), not the card's
     fitted = _meeting(*_fitted(contour, before, start), *_fitted(contour, end, after))
     if fitted is None or np.linalg.norm(fitted - quad[0]) > np.linalg.norm(end - start):
         return quad  # (a side too ragged to be drawn along: its two ends say where it runs)
     return np.array([fitted, *quad[1:]])
+
+
+def _sides_drawn(contour: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether each side of the quadrilateral ``corners`` is drawn along the outline's points
+    (``contour``; :func:`_drawn`): the rectangle round a card and a thumb joined to it has
+    sides across the gap between them."""
+    return all(_drawn(contour, corners[k].astype(np.float64),
+                      corners[(k + 1) % 4].astype(np.float64)) >= DRAWN for k in range(4))
+
+
+def _drawn(contour: np.ndarray, start: np.ndarray, end: np.ndarray) -> float:
+    """The share of the side from ``start`` to ``end`` along which the outline's points
+    (``contour``) run within :data:`ROUNDING` pixels of it: a card's side is drawn whole, a
+    hull's side spanning the gap between a card and a thumb joined to it is not."""
+    along = end - start
+    length = float(np.linalg.norm(along))
+    if length < 1:
+        return 0.0
+    unit = along / length
+    offset = contour - start
+    t = offset @ unit
+    off = np.abs(offset @ np.array([-unit[1], unit[0]]))
+    near = (t >= 0) & (t < length) & (off <= ROUNDING)
+    return float(np.unique(t[near].astype(int)).size / np.ceil(length))
 
 
 def _fitted(contour: np.ndarray, start: np.ndarray, end: np.ndarray

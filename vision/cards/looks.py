@@ -34,6 +34,8 @@ HELD_LIGHT = 0.5  # of the card's paper (its brightest): a darker pixel's colour
 # what covers a card is no darker
 HELD_RANGE = np.float32([40, 12, 12])  # Lab units (OpenCV's 8-bit scale) from the colour over
 # a card's edge that are still that colour: its light may change (shading), its hue little
+STRICTER = 2.0  # that range divided by this where it spreads over the card's art (a wooden
+# table's photo under a thumb: both brown, the table lighter)
 _NEIGHBOURS = np.ones((5, 5), np.uint8)  # round what covers a card's edge, where its outline is
 # taken pixel by pixel
 SEEN = 4  # the channel of a look that says whether a cell shows the card (1) or is covered (0)
@@ -105,9 +107,9 @@ def _held_at_edge(small: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     """Where a card's inside (shrunk to ``size``, bool; ``small``: the card at
     :data:`HELD_SAMPLE`) is covered by what lies over the card's very edge where it is coloured
     and lit (its border is paper, or the table seen past a corner): the surface of that colour
-    joined to it (a thumb is one colour; where it meets the card's art the colour changes).
-    Nothing when that spreads over more than :data:`MAX_COVERED` of the card (the art itself
-    reaches the edge)."""
+    joined to it (a thumb is one colour; where it meets the card's art the colour changes,
+    if only a little: :data:`STRICTER`). Nothing when that spreads over more than
+    :data:`MAX_COVERED` of the card (the art itself reaches the edge)."""
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     saturation, value = hsv[..., 1], hsv[..., 2].astype(np.float32)
     ring = np.ones(saturation.shape, bool)
@@ -119,12 +121,15 @@ def _held_at_edge(small: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     if not over.any():
         return np.zeros(size[::-1], bool)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
-    alike = (np.abs(lab - np.median(lab[over], axis=0)) <= HELD_RANGE).all(axis=2)
-    labels = cv2.connectedComponents(alike.astype(np.uint8), connectivity=4)[1]
-    covered = np.isin(labels, labels[over & alike]) & (labels > 0)
-    if covered.mean() > MAX_COVERED:
-        return np.zeros(size[::-1], bool)
-    return cv2.resize(inside(covered.astype(np.float32)), size, interpolation=cv2.INTER_AREA) > 0.5
+    colour = np.median(lab[over], axis=0)
+    for reach in (HELD_RANGE, HELD_RANGE / STRICTER):
+        alike = (np.abs(lab - colour) <= reach).all(axis=2)
+        labels = cv2.connectedComponents(alike.astype(np.uint8), connectivity=4)[1]
+        covered = np.isin(labels, labels[over & alike]) & (labels > 0)
+        if covered.mean() <= MAX_COVERED:
+            return cv2.resize(inside(covered.astype(np.float32)), size,
+                              interpolation=cv2.INTER_AREA) > 0.5
+    return np.zeros(size[::-1], bool)
 
 
 def reaching_in(saturation: np.ndarray) -> np.ndarray:

@@ -270,7 +270,8 @@ class Deck:
             lit = ring.clear(held_ok=True)
             return _printed(shapes, ranked, by_card, (ids, outlines), margin, box, lit,
                             KNOWN * (PRINT_REACH if lit else SHADE_REACH))
-        if best > KNOWN:
+        if best > KNOWN and (plain or not covered):  # (held, a photo's look lies farther
+            # from its own: its cells may still be its picture's)
             return CardSeen(None, _sureness(best / KNOWN), False, box)
         if not plain:
             return _confirmed(card, checked, box, unchecked=len(rivals) > len(checked),

@@ -573,3 +573,18 @@ def test_another_photo_held_by_a_thumb_is_never_named_surely_by_its_corners(far_
     for seed in range(20, 30):
         seen = read_cards(_held(name, seed)[0], far_held_deck).cards
         assert all(c.id is None or c.uncertain for c in seen), f"seed {seed}"
+
+
+@pytest.mark.parametrize(("name", "seed"), [("IMG_20191112_101715", 6), ("IMG_20191112_102109", 31),
+                                            ("IMG_20191112_111750", 13)])
+def test_a_card_cut_by_a_shadow_whose_lit_half_shows_its_art_alone_is_one_card(name, seed):
+    """Where a card's art meets its thin border, the edges cut the lit half's outline down to
+    its art, and the shadowed half's outline is its border alone: the brightest of the lit
+    outline was the art, of the shadowed one its border, about as light, and the whole card
+    was dropped for two cards side by side (5 of the art set's readings half in shadow, each
+    then unknown, one of them not found). The light is compared over the two parts of the
+    whole card, border and all."""
+    rng = np.random.default_rng(seed)
+    frame, spot = laid_on_table(art_card(cv2.imread(str(ART / f"{name}.jpg"))), rng)
+    shaded, _ = transform("shadow", frame, [(name, spot)], rng)
+    assert _overlap(find_cards(shaded)[0].corners, spot.corners) > 0.85

@@ -361,20 +361,28 @@ def _side_by_side(corners: np.ndarray, smaller: list[np.ndarray], gray: np.ndarr
         for other in inner[i + 1:]:
             shared = cv2.intersectConvexConvex(one, other)[0]
             if shared < SIDE_BY_SIDE * min(cv2.contourArea(one), cv2.contourArea(other)) \
-                    and _lit_alike(one, other, gray):
+                    and _lit_alike(corners, one, other, gray):
                 return True
     return False
 
 
-def _lit_alike(one: np.ndarray, other: np.ndarray, gray: np.ndarray) -> bool:
-    """Whether the brightest of two outlines (their paper, in ``gray``) is about as light, as
-    two cards under one light are: a shadow's edge parts a card into a lit part and one
-    about half as light."""
-    lights = []
-    for corners in (one, other):
-        inside = np.zeros(gray.shape, np.uint8)
-        cv2.fillConvexPoly(inside, corners.astype(np.int32), 255)
-        lights.append(float(np.percentile(gray[inside > 0], 90)))
+def _lit_alike(whole: np.ndarray, one: np.ndarray, other: np.ndarray, gray: np.ndarray
+               ) -> bool:
+    """Whether the brightest of the two parts of the outline ``whole`` nearer ``one`` and
+    nearer ``other`` (their paper, in ``gray``) is about as light, as two cards under one
+    light are: a shadow's edge parts a card into a lit part and one about half as light. (The
+    parts of the whole, not the two outlines: the lit part's outline may hold its art alone,
+    its border lost where the art meets it, the shadowed part's its border alone.)"""
+    inside = np.zeros(gray.shape, np.uint8)
+    cv2.fillConvexPoly(inside, whole.astype(np.int32), 255)
+    ys, xs = np.nonzero(inside)
+    near, far = one.mean(axis=0), other.mean(axis=0)
+    towards = (xs - (near[0] + far[0]) / 2) * (far[0] - near[0]) \
+        + (ys - (near[1] + far[1]) / 2) * (far[1] - near[1]) > 0
+    greys = gray[ys, xs]
+    if towards.all() or not towards.any():
+        return True
+    lights = [float(np.percentile(greys[part], 90)) for part in (~towards, towards)]
     return min(lights) >= LIT_ALIKE * max(lights)
 
 

@@ -56,6 +56,9 @@ ON_SIDE = 3  # pixels: an outline's point this near a side is drawn along it
 DRAWN = 0.4  # of its length, a card's side beside a cut corner is drawn along at the least
 # (SET's and the art set's cards held by a thumb: 0.44 at the least; the hull's sides across
 # the gap between a card and a thumb joined to it: 0.06-0.29)
+RING = 0.5  # of its hull, a card's border alone (its art as dark as the table) covers at most
+RING_DRAWN = 0.85  # of each side's length, such a border runs along at the least (art set: 0.89;
+# anything else found in a shadow or under a thumb 0.67 at the most)
 ROUNDING = 6  # pixels: a card's rounded corner puts its outline's hull this far off its sides
 CARD_SIZE = (240, 360)  # (width, height) of a straightened card, in pixels
 
@@ -180,7 +183,8 @@ def _card_outline(contour: np.ndarray, frame_area: int, cut: bool = True
     if not MIN_AREA * frame_area <= hull_area <= MAX_AREA * frame_area:
         return None
     poly = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True).reshape(-1, 2)
-    if not cut and (len(poly) != 4 or cv2.contourArea(contour) < SOLID * hull_area):
+    if not cut and (len(poly) != 4 or cv2.contourArea(contour) < SOLID * hull_area
+                    and not _border_ring(contour, poly, hull_area)):
         return None  # a pale patch of table joined to the card, not a card whole
     mended = _mended(poly.astype(np.float64), contour.reshape(-1, 2)) \
         if len(poly) == CUT_CORNER else None
@@ -272,6 +276,16 @@ def _mended(poly: np.ndarray, contour: np.ndarray) -> np.ndarray | None:
     if fitted is None or np.linalg.norm(fitted - quad[0]) > np.linalg.norm(end - start):
         return quad  # (a side too ragged to be drawn along: its two ends say where it runs)
     return np.array([fitted, *quad[1:]])
+
+
+def _border_ring(contour: np.ndarray, poly: np.ndarray, hull_area: float) -> bool:
+    """Whether ``contour``, whose hull (of ``hull_area``) has the four corners ``poly``, is a
+    card's border alone, its art as dark as the table (a dark photo in a thin white border, in
+    a shadow): a thin outline running along all four sides, however broken (a shadowed half's
+    border runs along three: the shadow's edge draws no side)."""
+    return cv2.contourArea(contour) <= RING * hull_area and all(
+        _drawn(contour.reshape(-1, 2), poly[k].astype(np.float64),
+               poly[(k + 1) % 4].astype(np.float64)) >= RING_DRAWN for k in range(4))
 
 
 def _sides_drawn(contour: np.ndarray, corners: np.ndarray) -> bool:

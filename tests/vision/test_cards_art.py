@@ -341,13 +341,15 @@ def test_a_photo_printed_on_a_card_has_no_ink_to_compare_but_shapes_on_paper_hav
 
 
 def test_photos_with_few_corners_are_named_half_in_shadow(photo_deck):
-    """Named in 26 of these 40 frames before (the colour of the photo's "ink" where lit, or its
-    "filling", told it from its own picture); the rest lie too far by look, or the shadow's
-    edge crosses too much of their outline."""
+    """Named in 26 of these 40 frames before the colour of the photo's "ink" where lit, or its
+    "filling", stopped telling it from its own picture; then in 39, 36 of them surely, by their
+    outlines, of which the shadow's edge draws more than the photo does (a photo of an orange
+    table and one of a wooden table, 4 of the art set's readings half in shadow, were said
+    unknown so). A photo in a shadow is compared cell by cell, the shadow's edge left out."""
     read = [(name, read_cards(_in_shadow(name, seed), photo_deck).cards[0])
             for name in PHOTOS for seed in range(20, 30)]
-    assert sum(seen.id == name for name, seen in read) >= 31
-    assert all(seen.id in (name, None) or seen.uncertain for name, seen in read)
+    assert all(seen.id == name for name, seen in read)
+    assert sum(not seen.uncertain for _name, seen in read) >= 38
 
 
 @pytest.mark.parametrize("seed", range(20, 30))

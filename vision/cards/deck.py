@@ -268,6 +268,10 @@ class Deck:
                 or shapes.visible is None and ring.clear(shadow_ok=True)):  # (else what is
             # on the border draws edges of its own)
             lit = ring.clear(held_ok=True)
+            if shapes.photo and not lit:  # a shadow's edge draws more of a photo's outline
+                # than the photo does: its cells, the edge left out, are compared
+                return _confirmed(card, checked, box, shown=seen[..., SEEN],
+                                  out_of_view=out_of_view)
             return _printed(shapes, ranked, by_card, (ids, outlines), margin, box, lit,
                             KNOWN * (PRINT_REACH if lit else SHADE_REACH))
         if best > KNOWN and (plain or not covered):  # (held, a photo's look lies farther
@@ -410,7 +414,7 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
                   or counts[i] >= max(CONFIRM, SHARE * expected[i])  # confirmed itself
                   or i in cells_alike)
     runner = counts[ranked[1]] if len(ranked) > 1 else 0
-    kept = max(top / (SHARE * expected[ranked[0]]),
+    kept = max(top / (SHARE * max(expected[ranked[0]], 1)),
                cells_alike.get(ranked[0], 0.0) / SAME_CELLS)
     ratio = min(top / max(runner * CLEAR, 1), kept)
     sure = ratio >= 1.0 and not alike and not unchecked and (

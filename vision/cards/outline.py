@@ -83,11 +83,13 @@ class Outline:
     ink: Ink
     visible: np.ndarray | None = None  # uint8 0/1: where the card is not covered, and far
     # enough from what covers it that a shift does not bring it in (None: nothing covers it)
+    photo: bool = False  # a photo printed on the card, not shapes on paper (:data:`ON_PAPER`)
 
     def turned(self) -> Outline:
         """The outline of the card turned a half turn."""
         return Outline(self.edges[::-1, ::-1].copy(), self.near[::-1, ::-1].copy(), self.ink,
-                       None if self.visible is None else self.visible[::-1, ::-1].copy())
+                       None if self.visible is None else self.visible[::-1, ::-1].copy(),
+                       self.photo)
 
 
 def outline(card: np.ndarray, out_of_view: np.ndarray | None = None) -> Outline:
@@ -123,7 +125,7 @@ def outline(card: np.ndarray, out_of_view: np.ndarray | None = None) -> Outline:
     colour = _ink(small, ink, paper, lit, shown) if printed else NO_INK
     visible = None if held is None else 1 - cv2.dilate(held, np.ones((2 * SHIFT + 1,) * 2,
                                                                      np.uint8))
-    return Outline(edges, cv2.dilate(edges, _NEAR), colour, visible)
+    return Outline(edges, cv2.dilate(edges, _NEAR), colour, visible, not printed)
 
 
 def _faded(small: np.ndarray, dark: np.ndarray, paper: np.ndarray) -> np.ndarray:

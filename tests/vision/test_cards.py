@@ -375,6 +375,23 @@ def test_a_card_not_taught_held_by_a_thumb_is_never_named_surely_as_another_shap
     assert sum(cards[0].id is None for cards in seen) >= 5  # said unknown (asked before)
 
 
+def test_a_red_card_not_taught_held_by_a_thumb_is_unknown_though_its_other_shape_is_taught(
+        tmp_path):
+    """Where a thumb leaves them, the outlines of a red oval and a red squiggle of one filling
+    agree 0.50-0.56 (their ends, which tell them apart, are under it): over the bar of two cards
+    seen whole (0.47), a card not taught was asked as the other (8 of the 10 untaught readings
+    the SET a fifth covered row did not say unknown), and a taught oval was asked as the
+    squiggle. Held, two outlines must agree 0.57 to be printed alike (a card's own, 0.62 at the
+    1st percentile)."""
+    for card in ("red-1-striped-oval", "red-1-striped-squiggle"):
+        deck = _deck_of(tmp_path / card, ("red-1",), but=(card,))
+        seen = [_held_by_a_thumb(card, deck, seed) for seed in range(1, 9)]
+        assert all([(c.id, c.uncertain) for c in cards] == [(None, False)] for cards in seen)
+    deck = _deck_of(tmp_path / "all", ("red-1",))
+    seen = [_held_by_a_thumb("red-1-striped-oval", deck, seed) for seed in range(1, 9)]
+    assert all([c.id for c in cards] == ["red-1-striped-oval"] for cards in seen)
+
+
 @pytest.mark.parametrize("card", ["purple-3-solid-oval", "green-3-solid-oval"])
 def test_a_solid_card_held_by_a_thumb_keeps_its_ink(tmp_path, card):
     """A skin-coloured thumb is more coloured than the paper: taken with the paper, it raised
@@ -455,3 +472,4 @@ def test_a_thumb_brighter_than_the_paper_does_not_make_the_card_look_shadowed(tm
 def _straight_centre(frame: np.ndarray) -> np.ndarray:
     """The card nearest the middle of ``frame``, straightened."""
     return straighten(frame, find_cards(frame)[0])
+

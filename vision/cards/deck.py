@@ -97,6 +97,9 @@ PRINT_REACH = 1.3  # times KNOWN: a plain card printed as a taught card may lie 
 SHADE_REACH = 1.7  # times KNOWN: the same, for a card not evenly lit (a shadow across most of
 # a card moves its look farther: SET's blurred red cards lay up to 0.27 from their own)
 PRINT_CANDIDATES = 5  # the plain cards nearest by look whose print is compared
+HELD_ALIKE = 0.57  # agreement of outlines under which two plain cards, one held by a thumb,
+# are not one: where the thumb leaves them, a red oval's and a red squiggle's agree up to 0.56
+# (SET a fifth covered), a card's own outline 0.62 at the 1st percentile
 HELD_OUTLINE = 0.65  # agreement of outlines a card held by a thumb must reach to be named
 # surely: what the thumb hides may be what tells two shapes apart (SET, a fifth covered: other
 # shapes of one ink and filling reach 0.64, a card's own outline is under 0.65 for 7 %)
@@ -432,11 +435,12 @@ class Print:
     agreement: float
     colour: bool
     filling: bool | None
+    held: bool = False  # the seen card held by a thumb: its outline compared where it shows
 
     @property
     def alike(self) -> bool:
         """The same shapes in the same ink (their filling aside)."""
-        return self.agreement >= SAME_OUTLINE and self.colour
+        return self.agreement >= (HELD_ALIKE if self.held else SAME_OUTLINE) and self.colour
 
     @property
     def same(self) -> bool:
@@ -457,7 +461,7 @@ def _judge(shapes: Outline, other: Outline) -> Print:
     """How the print ``shapes`` compares with one taught picture's (``other``)."""
     colour = same_colour(shapes.ink, other.ink)
     return Print(agreement(shapes, other) if colour else 0.0, colour,
-                 same_filling(shapes.ink, other.ink))
+                 same_filling(shapes.ink, other.ink), shapes.visible is not None)
 
 
 def _printed(shapes: Outline, ranked: list[str], by_card: dict[str, float],

@@ -17,7 +17,15 @@ from companion.cli import main
 from vision import VisionError
 from vision.cards import Deck, find_cards, read_cards, straighten
 from vision.cards.deck import SAME_OUTLINE, border_clear
-from vision.cards.outline import FILL_DOUBT, NO_INK, agreement, outline, same_colour
+from vision.cards.outline import (
+    FILL_DOUBT,
+    NO_INK,
+    Ink,
+    agreement,
+    outline,
+    same_colour,
+    same_filling,
+)
 
 TAUGHT_BOARDS = ("red-2", "green-1")
 
@@ -473,3 +481,13 @@ def _straight_centre(frame: np.ndarray) -> np.ndarray:
     """The card nearest the middle of ``frame``, straightened."""
     return straighten(frame, find_cards(frame)[0])
 
+
+def test_two_empty_fillings_are_alike_however_little_each_holds():
+    """Fillings under FILL_DOUBT are empty: a purple empty oval held by a thumb read 0.001, its
+    taught picture between 0.06 and 0.07, and "filled otherwise" (0.06 apart, over 2.5 times)
+    said the card unknown though its outline agreed wholly (one of the SET a fifth covered
+    row's taught readings)."""
+    purple = 300.0, 14.0
+    assert same_filling(Ink(*purple, 0.001), Ink(*purple, 0.065))
+    assert not same_filling(Ink(*purple, 0.001), Ink(*purple, 0.2))  # empty, hatched
+    assert same_filling(Ink(*purple, 0.03), Ink(*purple, FILL_DOUBT[0])) is None

@@ -231,11 +231,13 @@ def same_colour(seen: Ink, taught: Ink) -> bool:
 
 
 def same_filling(seen: Ink, taught: Ink) -> bool | None:
-    """Whether two cards' shapes are filled alike (None: one of them cannot tell)."""
+    """Whether two cards' shapes are filled alike (None: one of them cannot tell); two empty
+    ones are, however little each holds of its ink's colour."""
     if any(f is None or FILL_DOUBT[0] <= f <= FILL_DOUBT[1] for f in (seen.fill, taught.fill)):
         return None
     low, high = sorted((seen.fill, taught.fill))
-    return not (high - low >= FILL_APART and high >= FILL_RATIO * max(low, 0.01))
+    return high < FILL_DOUBT[0] or not (high - low >= FILL_APART
+                                        and high >= FILL_RATIO * max(low, 0.01))
 
 
 def agreement(seen: Outline, taught: Outline) -> float:

@@ -9,7 +9,7 @@ import json
 import cv2
 import numpy as np
 import pytest
-from card_photos import board_cards, shown_frame, teaching_photo, whole_board
+from card_photos import READ_PHOTO, board_cards, shown_frame, teaching_photo, whole_board
 
 from benchmarks.cards import boards, transform
 from companion.cardphotos import picture_files
@@ -96,14 +96,18 @@ def test_a_card_not_taught_is_unknown_though_its_twin_of_another_shape_is_taught
 def test_a_card_not_taught_half_in_shadow_is_unknown_too(green_deck_but_one, seed):
     # a shadow's edge across the card is not taken for the edge of a shape (with some other
     # shadows its stripes fade, and it is asked as the empty diamond: asked, never named)
-    card = "green-1-striped-diamond"
-    frame = shown_frame(card)
+    seen = _in_shadow("green-1-striped-diamond", green_deck_but_one, seed)
+    assert [(c.id, c.uncertain) for c in seen] == [(None, False)]
+
+
+def _in_shadow(card: str, deck: Deck, seed: int, index: int = READ_PHOTO) -> list:
+    """The cards read where ``card`` lies, its ``index``-th photo half in shadow."""
+    frame = shown_frame(card, index)
     shaded, centres = transform("shadow", frame, [(card, find_cards(frame)[0])],
                                 np.random.default_rng(seed))
     (x, y) = centres[0][1]
-    seen = [c for c in read_cards(shaded, green_deck_but_one).cards
+    return [c for c in read_cards(shaded, deck).cards
             if c.box[0] <= x <= c.box[2] and c.box[1] <= y <= c.box[3]]
-    assert [(c.id, c.uncertain) for c in seen] == [(None, False)]
 
 
 @pytest.fixture(scope="module")
@@ -124,12 +128,7 @@ def test_a_hatched_card_whose_hatching_a_shadow_faded_is_asked_with_its_empty_tw
     is not evenly lit) and it is farther by look: the card was said unknown (3 of the 7 taught
     readings the SET half in shadow row did not name). A shadow fades a hatching and never
     draws one: the hatched card nearer by look is asked, its empty twin offered beside it."""
-    frame = shown_frame(card, index)
-    shaded, centres = transform("shadow", frame, [(card, find_cards(frame)[0])],
-                                np.random.default_rng(seed))
-    (x, y) = centres[0][1]
-    seen = [c for c in read_cards(shaded, green_twins_deck).cards
-            if c.box[0] <= x <= c.box[2] and c.box[1] <= y <= c.box[3]]
+    seen = _in_shadow(card, green_twins_deck, seed, index)
     twin = card.replace("striped", "empty")
     assert [(c.id, c.uncertain, c.alike) for c in seen] == [(card, True, (twin,))]
 
@@ -146,14 +145,8 @@ def test_a_card_most_in_shadow_is_named_by_its_print_though_its_look_moved_farth
     # a shadow across most of the card took its look 0.25-0.29 from its (blurred) picture,
     # past the reach of the print (0.22): it was said unknown, though its outline, ink and
     # filling are its own
-    card = "red-1-solid-oval"
-    frame = shown_frame(card, index)
-    shaded, centres = transform("shadow", frame, [(card, find_cards(frame)[0])],
-                                np.random.default_rng(seed))
-    (x, y) = centres[0][1]
-    seen = [c for c in read_cards(shaded, red_deck).cards
-            if c.box[0] <= x <= c.box[2] and c.box[1] <= y <= c.box[3]]
-    assert [c.id for c in seen] == [card]
+    assert [c.id for c in _in_shadow("red-1-solid-oval", red_deck, seed, index)] == [
+        "red-1-solid-oval"]
 
 
 @pytest.fixture(scope="module")

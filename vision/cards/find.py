@@ -200,8 +200,8 @@ def _card_outline(contour: np.ndarray, frame_area: int, cut: bool = True
                                                        >= SOLID * hull_area)
     else:  # cut otherwise: the rectangle, when the outline runs along its sides
         corners = rect.astype(np.float32)
-        shaped = _card_shaped(corners, hull_area) and _sides_drawn(contour.reshape(-1, 2),
-                                                                   corners)
+        shaped = _card_shaped(corners, hull_area) \
+            and _least_drawn(contour.reshape(-1, 2), corners) >= DRAWN
     return _upright_order(corners) if shaped else None
 
 
@@ -283,17 +283,16 @@ def _border_ring(contour: np.ndarray, poly: np.ndarray, hull_area: float) -> boo
     card's border alone, its art as dark as the table (a dark photo in a thin white border, in
     a shadow): a thin outline running along all four sides, however broken (a shadowed half's
     border runs along three: the shadow's edge draws no side)."""
-    return cv2.contourArea(contour) <= RING * hull_area and all(
-        _drawn(contour.reshape(-1, 2), poly[k].astype(np.float64),
-               poly[(k + 1) % 4].astype(np.float64)) >= RING_DRAWN for k in range(4))
+    return cv2.contourArea(contour) <= RING * hull_area \
+        and _least_drawn(contour.reshape(-1, 2), poly) >= RING_DRAWN
 
 
-def _sides_drawn(contour: np.ndarray, corners: np.ndarray) -> bool:
-    """Whether each side of the quadrilateral ``corners`` is drawn along the outline's points
-    (``contour``; :func:`_drawn`): the rectangle round a card and a thumb joined to it has
-    sides across the gap between them."""
-    return all(_drawn(contour, corners[k].astype(np.float64),
-                      corners[(k + 1) % 4].astype(np.float64)) >= DRAWN for k in range(4))
+def _least_drawn(contour: np.ndarray, corners: np.ndarray) -> float:
+    """The least share of a side of the quadrilateral ``corners`` drawn along the outline's
+    points (``contour``; :func:`_drawn`): the rectangle round a card and a thumb joined to it
+    has sides across the gap between them."""
+    corners = corners.astype(np.float64)
+    return min(_drawn(contour, corners[k], corners[(k + 1) % 4]) for k in range(4))
 
 
 def _drawn(contour: np.ndarray, start: np.ndarray, end: np.ndarray) -> float:

@@ -135,8 +135,8 @@ def _faded(small: np.ndarray, dark: np.ndarray, paper: np.ndarray) -> np.ndarray
     colour)."""
     coloured = np.zeros_like(dark)
     if dark.any() and paper.any():
-        paper_colour = np.median(_lab(small[paper][::4])[:, 1:], axis=0)
-        coloured[dark] = np.linalg.norm(_lab(cv2.blur(small, (5, 5))[dark])[:, 1:]
+        paper_colour = np.median(_lab(_pixels(small, paper)[::4])[:, 1:], axis=0)
+        coloured[dark] = np.linalg.norm(_lab(_pixels(cv2.blur(small, (5, 5)), dark))[:, 1:]
                                         - paper_colour, axis=1) > INK_CHROMA
     return coloured
 
@@ -155,7 +155,7 @@ def _paper_share(card: np.ndarray, small: np.ndarray, shown: np.ndarray | None) 
     # corner lies on a quarter of the band: with it, the paper's colour moved toward skin)
     paper = np.median(_tint(band), axis=0)
     half = cv2.resize(small, (SIZE[0] // 2, SIZE[1] // 2), interpolation=cv2.INTER_AREA)
-    off = _tint(half.reshape(-1, 3) if shown is None else half[shown[::2, ::2]]) - paper
+    off = _tint(half.reshape(-1, 3) if shown is None else _pixels(half, shown[::2, ::2])) - paper
     near = (off * off).sum(axis=1) < PAPER_TINT ** 2
     return float(near.mean()) if len(near) else 0.0
 
@@ -190,24 +190,30 @@ def _ink(small: np.ndarray, ink: np.ndarray, paper: np.ndarray, lit: np.ndarray,
             cv2.fillConvexPoly(hulls, cv2.convexHull(contour), 1)
         inside = cv2.erode(hulls & shows, RIM).astype(bool)
     printed = ink.astype(bool)
-    around = small[::2, ::2][(paper & outside)[::2, ::2]]  # every other pixel of the paper
+    around = _pixels(small[::2, ::2], (paper & outside)[::2, ::2])  # every other pixel of the paper
     # round the shapes: their median is the paper's, at a quarter of the cost
     if not printed.any() or not len(around):
         return NO_INK
     seen_lit = printed & lit
-    paper_lit = small[::2, ::2][(paper & outside & lit)[::2, ::2]]
+    paper_lit = _pixels(small[::2, ::2], (paper & outside & lit)[::2, ::2])
     if seen_lit.any() and len(paper_lit):
-        _, a, b = _lab(small[seen_lit]).mean(axis=0) - np.median(_lab(paper_lit), axis=0)
+        _, a, b = _lab(_pixels(small, seen_lit)).mean(axis=0) - np.median(_lab(paper_lit), axis=0)
     else:
-        _, a, b = _lab(small[printed]).mean(axis=0) - np.median(_lab(around), axis=0)
+        _, a, b = _lab(_pixels(small, printed)).mean(axis=0) - np.median(_lab(around), axis=0)
     paper_tint = np.median(_tint(around), axis=0)
-    rim = small[printed & ~inside]
+    rim = _pixels(small, printed & ~inside)
     strength = float(np.linalg.norm(_tint(rim).mean(axis=0) - paper_tint)) if len(rim) else 0.0
     fill = None
     if inside.any() and strength >= MIN_TINT:
-        fill = float(np.linalg.norm(np.median(_tint(small[inside]), axis=0) - paper_tint)) \
-            / strength
+        filling = np.median(_tint(_pixels(small, inside)), axis=0)
+        fill = float(np.linalg.norm(filling - paper_tint)) / strength
     return Ink(float(np.degrees(np.arctan2(b, a))), float(np.hypot(a, b)), fill)
+
+
+def _pixels(image: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """The pixels (N x 3) of a BGR ``image`` where ``where`` (bool, its size) holds, in order:
+    ``image[where]``, without numpy's slow boolean indexing of three channels."""
+    return np.compress(where.ravel(), image.reshape(-1, 3), axis=0)
 
 
 def _lab(pixels: np.ndarray) -> np.ndarray:

@@ -273,7 +273,7 @@ class Deck:
             lit = ring.clear(held_ok=True)
             if shapes.photo and not lit:  # a shadow's edge draws more of a photo's outline
                 # than the photo does: its cells, the edge left out, are compared
-                return _confirmed(card, checked, box, shown=seen[..., SEEN],
+                return _confirmed(card, checked, box, ring, shown=seen[..., SEEN],
                                   out_of_view=out_of_view)
             return _printed(shapes, ranked, by_card, (ids, outlines), margin, box, lit,
                             KNOWN * (PRINT_REACH if lit else SHADE_REACH))
@@ -281,8 +281,9 @@ class Deck:
             # from its own: its cells may still be its picture's)
             return CardSeen(None, _sureness(best / KNOWN), False, box)
         if not plain:
-            return _confirmed(card, checked, box, unchecked=len(rivals) > len(checked),
-                              shown=seen[..., SEEN], out_of_view=out_of_view)
+            return _confirmed(card, checked, box, Border.of(card, out_of_view),
+                              unchecked=len(rivals) > len(checked), shown=seen[..., SEEN],
+                              out_of_view=out_of_view)
         sure = best <= SURE and second >= margin * best
         alike = tuple(i for i in ranked[1:3] if by_card[i] < MARGIN * best)
         confidence = _sureness(min(SURE / best, second / best / margin))
@@ -361,7 +362,7 @@ class Border:
 
 
 def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
-               box: tuple[int, int, int, int], unchecked: bool = False,
+               box: tuple[int, int, int, int], border: Border, unchecked: bool = False,
                shown: np.ndarray | None = None, out_of_view: np.ndarray | None = None
                ) -> CardSeen:
     """The card whose taught corners line up with the straightened ``card``'s, among the cards
@@ -377,9 +378,10 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
     compared cell by cell however few of its corners line up (a shadow or a thumb keeps few of
     a photo of a plain table): its cells all alike, it is that card (held, asked: what the
     thumb hides may differ). ``unchecked``: other cards about as near by look were not checked
-    (a card held by a thumb): the card is never sure. ``out_of_view``: as :meth:`Deck.name`."""
+    (a card held by a thumb): the card is never sure. ``border``: the card's border ring
+    (:class:`Border`, what lies ``out_of_view`` counted as covered); ``out_of_view``: as
+    :meth:`Deck.name`."""
     seen = features(card, out_of_view)
-    border = Border.of(card, out_of_view)
     clear = border.clear()
     hidden = None if clear or shown is None or shown.all() or not border.clear(held_ok=True) \
         else hidden_cells(shown)  # held by a thumb, evenly lit where it shows

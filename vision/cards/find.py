@@ -299,16 +299,22 @@ def _drawn(contour: np.ndarray, start: np.ndarray, end: np.ndarray) -> float:
     """The share of the side from ``start`` to ``end`` along which the outline's points
     (``contour``) run within :data:`ROUNDING` pixels of it: a card's side is drawn whole, a
     hull's side spanning the gap between a card and a thumb joined to it is not."""
-    along = end - start
-    length = float(np.linalg.norm(along))
+    t, off, length = _along(contour, start, end)
     if length < 1:
         return 0.0
-    unit = along / length
-    offset = contour - start
-    t = offset @ unit
-    off = np.abs(offset @ np.array([-unit[1], unit[0]]))
     near = (t >= 0) & (t < length) & (off <= ROUNDING)
     return float(np.unique(t[near].astype(int)).size / np.ceil(length))
+
+
+def _along(contour: np.ndarray, start: np.ndarray, end: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, float]:
+    """How far along the side from ``start`` to ``end`` each of the outline's points
+    (``contour``) lies, how far off it, and the side's length."""
+    along = end - start
+    length = float(np.linalg.norm(along))
+    unit = along / max(length, 1e-9)
+    offset = contour - start
+    return offset @ unit, np.abs(offset @ np.array([-unit[1], unit[0]])), length
 
 
 def _fitted(contour: np.ndarray, start: np.ndarray, end: np.ndarray
@@ -316,12 +322,7 @@ def _fitted(contour: np.ndarray, start: np.ndarray, end: np.ndarray
     """Two points of the line that best fits the outline's points along the side from
     ``start`` to ``end`` (its middle, within :data:`ON_SIDE` pixels of the side): the side
     as drawn, not as its two ends alone say."""
-    along = end - start
-    length = float(np.linalg.norm(along))
-    unit = along / max(length, 1e-9)
-    offset = contour - start
-    t = offset @ unit
-    off = np.abs(offset @ np.array([-unit[1], unit[0]]))
+    t, off, length = _along(contour, start, end)
     points = contour[(t > 0.15 * length) & (t < 0.85 * length) & (off <= ON_SIDE)]
     if len(points) < 2:
         return start, end

@@ -170,10 +170,16 @@ def test_a_card_cut_in_two_by_a_shadow_s_edge_is_one_card(name, seed):
     cards lying side by side, the whole was dropped and its lit half read (3.7 % of the art
     set's readings half in shadow, each then unknown). Two cards under one light have paper as
     light; the two halves of one card cut by a shadow do not."""
+    assert _found_in_shadow(name, seed) > 0.85
+
+
+def _found_in_shadow(name: str, seed: int) -> float:
+    """How much the card found nearest the middle of a frame of the art card ``name`` half in
+    shadow overlaps that card (:func:`_overlap`)."""
     rng = np.random.default_rng(seed)
     frame, spot = laid_on_table(art_card(cv2.imread(str(ART / f"{name}.jpg"))), rng)
     shaded, _ = transform("shadow", frame, [(name, spot)], rng)
-    assert _overlap(find_cards(shaded)[0].corners, spot.corners) > 0.85
+    return _overlap(find_cards(shaded)[0].corners, spot.corners)
 
 
 @pytest.mark.parametrize(("name", "seed"), [("Image_0", 20), ("Image_0", 23), ("Image_0", 29),
@@ -586,10 +592,7 @@ def test_a_card_cut_by_a_shadow_whose_lit_half_shows_its_art_alone_is_one_card(n
     was dropped for two cards side by side (5 of the art set's readings half in shadow, each
     then unknown, one of them not found). The light is compared over the two parts of the
     whole card, border and all."""
-    rng = np.random.default_rng(seed)
-    frame, spot = laid_on_table(art_card(cv2.imread(str(ART / f"{name}.jpg"))), rng)
-    shaded, _ = transform("shadow", frame, [(name, spot)], rng)
-    assert _overlap(find_cards(shaded)[0].corners, spot.corners) > 0.85
+    assert _found_in_shadow(name, seed) > 0.85
 
 
 @pytest.mark.parametrize("seed", [35, 49, 100])
@@ -599,7 +602,4 @@ def test_a_dark_photo_half_in_shadow_whose_border_alone_shows_is_found(seed):
     of its hull, as a pale patch of table joined to a card does; the card was not found (one of
     the art set's readings half in shadow). A thin outline running along all four sides of its
     hull is the card's border."""
-    rng = np.random.default_rng(seed)
-    frame, spot = laid_on_table(art_card(cv2.imread(str(ART / "IMG_20191112_111119.jpg"))), rng)
-    shaded, _ = transform("shadow", frame, [("IMG_20191112_111119", spot)], rng)
-    assert _overlap(find_cards(shaded)[0].corners, spot.corners) > 0.85
+    assert _found_in_shadow("IMG_20191112_111119", seed) > 0.85

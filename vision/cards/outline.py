@@ -31,6 +31,9 @@ from .looks import COVER_ABOVE_PAPER, MARGIN, held, inside
 SIZE = (120, 180)  # (width, height) at which the outline is drawn: half a straightened card
 WHITE_WINDOW = 25  # pixels over which the card's own white is taken (its paper round the ink)
 INK_LIGHT = 0.75  # of the white nearby: a darker pixel is ink
+DARKEST = 0.005  # of the card, the darkest share's light: a card whose ink is fainter (a
+# small card's thin outline, blurred: 0.73-0.76 on SET's nine to a frame) draws its outline
+# where it is darker than halfway from its paper to that
 INK_COLOUR = 50  # saturation (of 255) above the paper's: a more coloured pixel is ink
 REACH = 1  # pixels: an edge pixel this near one of the other outline's agrees with it
 SHIFT = 4  # pixels either way the two outlines are slid over each other (corners found a pixel
@@ -114,10 +117,13 @@ def outline(card: np.ndarray, out_of_view: np.ndarray | None = None) -> Outline:
     ink = (light < INK_LIGHT) | (saturation > above + INK_COLOUR)
     printed = _paper_share(card, small, shown) >= ON_PAPER  # else a photo: its dark and
     # coloured parts are no ink, and have neither one colour nor a filling
-    if printed:  # (a photo's darker coloured parts are no shapes)
+    drawn = ink
+    if printed:  # (a photo's darker coloured parts are no shapes, nor its paler ones)
         ink |= _faded(small, (grey < INK_LIGHT * wide) & ~ink, clear)
-    ink = ink.astype(np.uint8)
-    edges = ink & ~cv2.erode(ink, _THIN)
+        drawn = ink | (light < _faint(light))  # a faint outline whole (its colour and
+        # filling from the ink alone: a hatching's pale stripes are no shape's rim)
+    drawn, ink = drawn.astype(np.uint8), ink.astype(np.uint8)
+    edges = drawn & ~cv2.erode(drawn, _THIN)
     lit = white >= LIT * np.percentile(white, 95)  # a shadow dims an ink's colour too
     if shown is not None:
         ink &= 1 - held
@@ -126,6 +132,14 @@ def outline(card: np.ndarray, out_of_view: np.ndarray | None = None) -> Outline:
     visible = None if held is None else 1 - cv2.dilate(held, np.ones((2 * SHIFT + 1,) * 2,
                                                                      np.uint8))
     return Outline(edges, cv2.dilate(edges, _NEAR), colour, visible, not printed)
+
+
+def _faint(light: np.ndarray) -> float:
+    """The light (over the paper nearby) under which a pixel draws a shape's outline:
+    :data:`INK_LIGHT`, or halfway from the paper to the card's darkest ink when that is fainter
+    (a thin outline blurred by a camera far away)."""
+    at = int(DARKEST * light.size)
+    return max(INK_LIGHT, (1.0 + float(np.partition(light.ravel(), at)[at])) / 2)
 
 
 def _faded(small: np.ndarray, dark: np.ndarray, paper: np.ndarray) -> np.ndarray:

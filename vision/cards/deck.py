@@ -23,6 +23,7 @@ where the empty one was); named surely when no other card about as near by look 
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 import time
@@ -336,19 +337,14 @@ class Border:
     def of(cls, card: np.ndarray, out_of_view: np.ndarray | None = None) -> Border:
         """The ring of a straightened card (BGR uint8); what of it lies ``out_of_view``
         (bool: out of the frame) counts as covered, as a thumb does."""
-        height, width = card.shape[:2]
-        dy, dx = max(int(BORDER * height), 1), max(int(BORDER * width), 1)
-        ring = np.zeros((height, width), bool)
-        ring[INSET:INSET + dy, INSET:width - INSET] = True
-        ring[height - INSET - dy:height - INSET, INSET:width - INSET] = True
-        ring[INSET:height - INSET, INSET:INSET + dx] = True
-        ring[INSET:height - INSET, width - INSET - dx:width - INSET] = True
-        hsv = cv2.cvtColor(card[ring].reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
+        ring = _ring(*card.shape[:2])
+        hsv = cv2.cvtColor(card.reshape(-1, 3)[ring].reshape(-1, 1, 3),
+                           cv2.COLOR_BGR2HSV).reshape(-1, 3)
         bright, colour = hsv[:, 2].astype(np.float32), hsv[:, 1]  # (the ring's pixels only:
         # the rest of the card is not looked at)
         coloured = colour > PAPER_COLOUR
         if out_of_view is not None:
-            coloured |= out_of_view[ring]
+            coloured |= out_of_view.ravel()[ring]
         paper = bright[~coloured] if (~coloured).any() else bright  # (a thumb on the ring may
         # be brighter than the paper, which would then look shadowed)
         dark_below = PAPER_LIGHT * float(np.percentile(paper, 90))
@@ -359,6 +355,19 @@ class Border:
         off = (self.coloured if shadow_ok else self.dark & ~self.coloured if held_ok
                else self.dark | self.coloured)
         return float(off.mean()) <= OFF_PAPER
+
+
+@functools.lru_cache(maxsize=4)
+def _ring(height: int, width: int) -> np.ndarray:
+    """The pixels (flat indices, in order) of the :class:`Border` ring of a straightened card
+    of ``height`` x ``width``, laid out once for every card of that size."""
+    dy, dx = max(int(BORDER * height), 1), max(int(BORDER * width), 1)
+    ring = np.zeros((height, width), bool)
+    ring[INSET:INSET + dy, INSET:width - INSET] = True
+    ring[height - INSET - dy:height - INSET, INSET:width - INSET] = True
+    ring[INSET:height - INSET, INSET:INSET + dx] = True
+    ring[INSET:height - INSET, width - INSET - dx:width - INSET] = True
+    return np.flatnonzero(ring)
 
 
 def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],

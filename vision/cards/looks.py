@@ -123,9 +123,12 @@ def _held_at_edge(small: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     colour = np.median(lab[over], axis=0)
     for reach in (HELD_RANGE, HELD_RANGE / STRICTER):
-        alike = (np.abs(lab - colour) <= reach).all(axis=2)
-        labels = cv2.connectedComponents(alike.astype(np.uint8), connectivity=4)[1]
-        covered = np.isin(labels, labels[over & alike]) & (labels > 0)
+        alike = cv2.inRange(lab, colour - reach, colour + reach)
+        count, labels = cv2.connectedComponents(alike, connectivity=4)
+        joined = np.zeros(count, bool)  # the surfaces of that colour over the edge
+        joined[labels[over & (alike > 0)]] = True
+        joined[0] = False
+        covered = joined[labels]
         if covered.mean() <= MAX_COVERED:
             return cv2.resize(inside(covered.astype(np.float32)), size,
                               interpolation=cv2.INTER_AREA) > 0.5

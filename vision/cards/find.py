@@ -154,6 +154,9 @@ def _card_outlines(mask: np.ndarray, cut: bool = True
     area = mask.shape[0] * mask.shape[1]
     whole, at_edge = [], []
     for contour in contours:
+        _, _, width, height = cv2.boundingRect(contour)
+        if width * height < MIN_AREA * area:  # (its hull is smaller still: no card)
+            continue
         if _cut_by_edge(contour, mask.shape):
             at_edge.append(contour)
         elif (corners := _card_outline(contour, area, cut)) is not None:

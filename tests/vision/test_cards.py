@@ -133,6 +133,20 @@ def test_a_hatched_card_whose_hatching_a_shadow_faded_is_asked_with_its_empty_tw
     assert [(c.id, c.uncertain, c.alike) for c in seen] == [(card, True, (twin,))]
 
 
+@pytest.mark.parametrize(("card", "index", "seed"), [("green-1-empty-diamond", 2, 7),
+                                                     ("green-1-empty-diamond", 3, 6),
+                                                     ("green-2-empty-oval", 2, 3),
+                                                     ("green-2-empty-oval", 3, 4)])
+def test_an_empty_card_half_in_shadow_whose_lit_part_shows_its_filling_is_named_surely(
+        green_twins_deck, card, index, seed):
+    """Half in shadow, an empty card was always asked (162 of the SET half in shadow row's 162
+    taught empty readings): a shadow fades a hatching, so an empty filling was told only on a
+    card evenly lit, and its hatched twin might be the card. The filling is now judged on the
+    part of the shapes the shadow leaves lit, where a hatching would show."""
+    assert [(c.id, c.uncertain) for c in _in_shadow(card, green_twins_deck, seed, index)] == [
+        (card, False)]
+
+
 @pytest.fixture(scope="module")
 def red_deck(tmp_path_factory: pytest.TempPathFactory) -> Deck:
     """The red-1 board taught (its solid oval from a blurred photo)."""

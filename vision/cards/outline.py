@@ -55,6 +55,8 @@ FILL_APART = 0.06  # fillings this far apart at the least, and
 FILL_RATIO = 2.5  # this many times apart, are other fillings (on SET's photos: empty 0.09 at
 # the most, hatched 0.13 at the least but for 1 % of hatched cards whose stripes the camera lost)
 FILL_DOUBT = (0.07, 0.13)  # a filling in between may be empty or hatched: it tells nothing
+LIT_INSIDE = 0.25  # of the shapes' insides, lit at the least for a card partly in shadow to
+# have its filling judged there
 PAPER_TINT = 0.01  # chromaticity from the paper at the card's edge: a pixel this near is paper
 ON_PAPER = 0.25  # of the card's inside (where it shows), its paper at the least: shapes printed
 # on paper (SET's photos: 0.37 at the least, solid ovals; a photo printed inside a card's white
@@ -70,6 +72,8 @@ class Ink:
     hue: float
     chroma: float
     fill: float | None
+    lit: bool = False  # the filling judged on the lit part of a card partly in shadow (what a
+    # shadow fades is left out)
 
 
 NO_INK = Ink(0.0, 0.0, None)  # no ink seen, or a photo: no colour, no filling to compare
@@ -215,13 +219,17 @@ def _ink(small: np.ndarray, ink: np.ndarray, paper: np.ndarray, lit: np.ndarray,
     else:
         _, a, b = _lab(_pixels(small, printed)).mean(axis=0) - np.median(_lab(around), axis=0)
     paper_tint = np.median(_tint(around), axis=0)
+    shaded = not lit[inside].all() and (inside & lit).sum() >= LIT_INSIDE * inside.sum()
+    if shaded:  # a shadow fades a hatching: the filling where the card is lit
+        inside, printed = inside & lit, printed & lit
     rim = _pixels(small, printed & ~inside)
     strength = float(np.linalg.norm(_tint(rim).mean(axis=0) - paper_tint)) if len(rim) else 0.0
     fill = None
     if inside.any() and strength >= MIN_TINT:
         filling = np.median(_tint(_pixels(small, inside)), axis=0)
         fill = float(np.linalg.norm(filling - paper_tint)) / strength
-    return Ink(float(np.degrees(np.arctan2(b, a))), float(np.hypot(a, b)), fill)
+    return Ink(float(np.degrees(np.arctan2(b, a))), float(np.hypot(a, b)), fill,
+               shaded and fill is not None)
 
 
 def _pixels(image: np.ndarray, where: np.ndarray) -> np.ndarray:

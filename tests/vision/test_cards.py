@@ -147,6 +147,16 @@ def test_an_empty_card_half_in_shadow_whose_lit_part_shows_its_filling_is_named_
         (card, False)]
 
 
+def test_a_card_not_taught_whose_ink_a_shadow_greyed_is_not_named_surely_as_its_twin(tmp_path):
+    """Half in shadow, an untaught purple hatched diamond's ink is too grey to have a hue (5.4
+    units of chroma, under 6): it may be any ink, its outline and filling were the taught green
+    twin's, and it was named surely as that. A colour not compared names nothing surely."""
+    card = "purple-1-striped-diamond"
+    deck = _deck_of(tmp_path, ("green-1", "purple-1"), but=(card,))
+    seen = _in_shadow(card, deck, 5, 3)
+    assert seen and all(c.id is None or c.uncertain for c in seen)
+
+
 @pytest.fixture(scope="module")
 def red_deck(tmp_path_factory: pytest.TempPathFactory) -> Deck:
     """The red-1 board taught (its solid oval from a blurred photo)."""

@@ -447,6 +447,8 @@ class Print:
     colour: bool
     filling: bool | None
     held: bool = False  # the seen card held by a thumb: its outline compared where it shows
+    hue: bool = True  # their colours compared (False: one ink too grey to have a hue, the
+    # other not, as a shadow leaves a card's ink: they may be one, or not)
 
     @property
     def alike(self) -> bool:
@@ -472,7 +474,8 @@ def _judge(shapes: Outline, other: Outline) -> Print:
     """How the print ``shapes`` compares with one taught picture's (``other``)."""
     colour = same_colour(shapes.ink, other.ink)
     return Print(agreement(shapes, other) if colour else 0.0, colour,
-                 same_filling(shapes.ink, other.ink), shapes.visible is not None)
+                 same_filling(shapes.ink, other.ink), shapes.visible is not None,
+                 (shapes.ink.chroma < MIN_CHROMA) == (other.ink.chroma < MIN_CHROMA))
 
 
 def _printed(shapes: Outline, ranked: list[str], by_card: dict[str, float],
@@ -487,9 +490,10 @@ def _printed(shapes: Outline, ranked: list[str], by_card: dict[str, float],
     more than the seen card's empty shapes (:func:`_faded_twin`), asked with its twin. Sure when
     no other card about as near by look (``margin``) is printed alike, its filling was told alike
     (the card evenly ``lit``, its filling judged where it is lit, or its shapes not empty: a
-    shadow or a blur fades a hatching, never draws one), and, held by a thumb, most of its
-    outline matches; an ink with no colour to tell a filling by, when no other card at all is
-    about as near by look and its look is near."""
+    shadow or a blur fades a hatching, never draws one), its ink's colour was compared (a
+    shadow may leave it too grey for a hue), and, held by a thumb, most of its outline
+    matches; an ink with no colour to tell a filling by, when no other card at all is about as
+    near by look and its look is near."""
     near = [i for i in ranked[:PRINT_CANDIDATES] if by_card[i] <= reach]
     prints: dict[str, Print] = {}
     named = None
@@ -517,7 +521,7 @@ def _printed(shapes: Outline, ranked: list[str], by_card: dict[str, float],
     alike = tuple(i for i in rivals if i not in prints or prints[i].same)
     grey = shapes.ink.chroma < MIN_CHROMA and prints[named].filling is None  # an ink with no
     # colour to tell a filling by: the look alone, as near and with no card about as near
-    sure = (told and not alike and distance <= KNOWN or grey and not rivals
+    sure = (told and prints[named].hue and not alike and distance <= KNOWN or grey and not rivals
             and distance <= SURE) and (
         shapes.visible is None or prints[named].agreement >= HELD_OUTLINE)
     bar = KNOWN if told else SURE

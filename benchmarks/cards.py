@@ -3,6 +3,7 @@ others read, as they are and transformed.
 
     .venv/bin/python benchmarks/cards.py [--sets set art] [--board]
         [--conditions plain rotated tilted shadow covered]
+    .venv/bin/python benchmarks/cards.py --twins [--conditions ...]
 
 The photos (``benchmarks/cards/set/``, see its README) are Tom White's photos of the 81 cards of
 the game SET® laid out on a table, 9 at a time, four photos of each layout taken on two days
@@ -26,6 +27,11 @@ from above the table: a perspective warp), ``shadow`` (half of each card darkene
 along a random line through its centre), ``covered`` (a skin-coloured thumb over 20 % of each
 card, at a random corner). Timing is the processor time of reading a 640-pixel frame on one
 core (OpenCV held to one thread; processor time, as the machine it was measured on is shared).
+
+``--twins`` asks the hardest form of "a card not taught is said unknown": each SET card is left
+untaught in turn while every other card of its count is taught (its twins of another ink,
+filling or shape), and its three views are read under each condition, drawn six times (the
+folds by lot leave many of a card's twins untaught with it).
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ from vision.cards import CardSpot, Deck, find_cards, read_cards  # noqa: E402
 FOLDER = Path(__file__).parent / "cards" / "set"
 FRAME_SIDE = 640
 FOLD_SEED = 3
+TWIN_DRAWS = 6  # transforms drawn of each view of a card left untaught among its twins
 SPOT_SIZE = 1.6  # the side of the view of a card shown, over the card's long side
 SHADINGS = ("solid", "striped", "empty")
 SHAPES = ("oval", "diamond", "squiggle")
@@ -215,6 +222,33 @@ def measure(condition: str, teach: dict[str, np.ndarray], views: list[tuple[np.n
     }
 
 
+def twins(conditions: list[str], draws: int = TWIN_DRAWS, seed: int = 7) -> dict[str, Counter]:
+    """Each SET card left untaught in turn among every other card of its count, taught (its
+    twins of another ink, filling or shape: the cards it is likeliest to be taken for), its
+    three views read under each condition, each drawn ``draws`` times (plain once): the tally
+    of how it was read (:func:`_count`)."""
+    teach, views = set_cards()
+    shown_as: dict[str, list] = {}
+    for frame, inside in views:
+        shown_as.setdefault(inside[0][0], []).append((frame, inside))
+    rng = np.random.default_rng(seed)
+    tallies = {condition: Counter() for condition in conditions}
+    for card in sorted(teach):
+        count = card.split("-")[1]
+        with tempfile.TemporaryDirectory() as folder:
+            deck = Deck(Path(folder))
+            for label in sorted(teach):
+                if label != card and label.split("-")[1] == count:
+                    deck.teach(label, teach[label])
+            for condition in conditions:
+                for frame, inside in shown_as[card]:
+                    for _ in range(1 if condition == "plain" else draws):
+                        seen, centres = transform(condition, frame, inside, rng)
+                        _count(tallies[condition], read_cards(seen, deck).cards, card,
+                               centres[0][1], untaught=True)
+    return tallies
+
+
 def set_cards(whole: bool = False) -> tuple[dict[str, np.ndarray], list[tuple[np.ndarray, list]]]:
     """The SET photos: each card's teaching photo (cut out of its board's first photo) and the
     views read (each card of the other photos alone at the card spot; ``whole``: the 9 cards of
@@ -327,8 +361,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", nargs="+", choices=SETS, default=list(SETS))
     parser.add_argument("--board", action="store_true",
                         help="add a row reading the 9 cards of each SET photo in one frame")
+    parser.add_argument("--twins", action="store_true",
+                        help="only the table of SET cards left untaught among their twins")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
+    if args.twins:
+        return print_twins(args.conditions)
     print("| set | condition | cards read | right | right, sure | wrong, sure | asked | missed "
           "| untaught said unknown | untaught named surely | ms/frame (median, p95) |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -343,6 +381,19 @@ def main(argv: list[str] | None = None) -> int:
               f"| {row['wrong_sure']:.2%} | {row['asked']:.2%} | {row['missed']:.2%} "
               f"| {row['unknown_said']:.3f} | {row['unknown_named']:.2%} "
               f"| {row['ms_median']:.1f}, {row['ms_p95']:.1f} |", flush=True)
+    return 0
+
+
+def print_twins(conditions: list[str]) -> int:
+    """Print the table of SET cards left untaught among their twins (:func:`twins`)."""
+    print("| set | condition | untaught read | said unknown | asked | named surely | missed |")
+    print("|---|---|---|---|---|---|---|")
+    for condition, tally in twins(conditions).items():
+        read = tally["unknown"]
+        print(f"| set, untaught among its twins | {condition} | {read} "
+              f"| {tally['unknown_said'] / read:.3f} | {tally['unknown_asked'] / read:.2%} "
+              f"| {tally['unknown_named_sure'] / read:.2%} | {tally['missed'] / read:.2%} |",
+              flush=True)
     return 0
 
 

@@ -193,6 +193,19 @@ def test_a_small_hatched_card_nearer_its_empty_twin_by_look_is_named_by_its_fill
     assert [c.id for c in seen] == [card]
 
 
+def _on_its_board(folder, card: str, index: int) -> tuple[float, list]:
+    """``card`` in the ``index``-th photo of its board, nine cards to a frame: how well its
+    outline agrees with its teaching picture's, and the ids read where it lies (its board
+    taught)."""
+    frame, cards = whole_board(card.rsplit("-", 2)[0], index)
+    seen = outline(straighten(frame, cards[card]))
+    taught = outline(_straight_centre(teaching_photo(card)))
+    (x, y) = cards[card].corners.mean(axis=0)
+    read = [c.id for c in read_cards(frame, _deck_of(folder, (card.rsplit("-", 2)[0],))).cards
+            if c.box[0] <= x <= c.box[2] and c.box[1] <= y <= c.box[3]]
+    return agreement(seen, taught), read
+
+
 @pytest.mark.parametrize(("card", "index"), [("red-3-solid-oval", 1), ("red-3-solid-oval", 2),
                                            ("red-3-solid-oval", 3), ("purple-3-solid-oval", 3)])
 def test_a_small_card_s_wide_solid_shapes_are_ink_whole(tmp_path, card, index):
@@ -202,13 +215,8 @@ def test_a_small_card_s_wide_solid_shapes_are_ink_whole(tmp_path, card, index):
     and they were said unknown (8 of the 9-a-frame row's 14 taught readings not named). Darker
     than the paper round it over a wider window and of another colour than the paper (a shadow
     is not), the inside is ink."""
-    frame, cards = whole_board(card.rsplit("-", 2)[0], index)
-    seen = outline(straighten(frame, cards[card]))
-    taught = outline(_straight_centre(teaching_photo(card)))
-    assert agreement(seen, taught) >= SAME_OUTLINE
-    (x, y) = cards[card].corners.mean(axis=0)
-    read = [c.id for c in read_cards(frame, _deck_of(tmp_path, (card.rsplit("-", 2)[0],))).cards
-            if c.box[0] <= x <= c.box[2] and c.box[1] <= y <= c.box[3]]
+    agreeing, read = _on_its_board(tmp_path, card, index)
+    assert agreeing >= SAME_OUTLINE
     assert read == [card]
 
 
@@ -221,13 +229,8 @@ def test_a_small_card_s_faint_thin_outline_is_drawn_whole(tmp_path, card, index)
     were drawn, its outline agreed 0.19-0.47 with its own, and the card was said unknown (6 of
     the 8 taught readings the 9-a-frame row did not name). The outline is drawn where the card
     is darker than halfway from its paper to its darkest."""
-    frame, cards = whole_board(card.rsplit("-", 2)[0], index)
-    seen = outline(straighten(frame, cards[card]))
-    taught = outline(_straight_centre(teaching_photo(card)))
-    assert agreement(seen, taught) >= SAME_OUTLINE
-    (x, y) = cards[card].corners.mean(axis=0)
-    read = [c.id for c in read_cards(frame, _deck_of(tmp_path, (card.rsplit("-", 2)[0],))).cards
-            if c.box[0] <= x <= c.box[2] and c.box[1] <= y <= c.box[3]]
+    agreeing, read = _on_its_board(tmp_path, card, index)
+    assert agreeing >= SAME_OUTLINE
     assert read == [card]
 
 

@@ -147,6 +147,16 @@ def test_an_empty_card_half_in_shadow_whose_lit_part_shows_its_filling_is_named_
         (card, False)]
 
 
+def test_an_empty_card_not_taught_whose_lit_part_reads_hatched_is_not_named_surely(tmp_path):
+    """Half in shadow, an untaught empty purple diamond's insides read empty (0.04) but their
+    lit part 0.15 filled, as hatched: judged there alone, it was named surely as the taught
+    hatched twin (the one untaught card named surely in the benchmark's table of cards untaught
+    among their twins). The lit part now only confirms an empty filling."""
+    card = "purple-2-empty-diamond"
+    seen = _in_shadow(card, _deck_of(tmp_path, ("purple-2",), but=(card,)), 10, 3)
+    assert seen and all(c.id is None or c.uncertain for c in seen)
+
+
 def test_a_card_not_taught_whose_ink_a_shadow_greyed_is_not_named_surely_as_its_twin(tmp_path):
     """Half in shadow, an untaught purple hatched diamond's ink is too grey to have a hue (5.4
     units of chroma, under 6): it may be any ink, its outline and filling were the taught green

@@ -72,8 +72,8 @@ class Ink:
     hue: float
     chroma: float
     fill: float | None
-    lit: bool = False  # the filling judged on the lit part of a card partly in shadow (what a
-    # shadow fades is left out)
+    lit: bool = False  # of a card partly in shadow, its shapes empty where it is lit too (a
+    # shadow fades a hatching; where the card is lit, a hatching would show)
 
 
 NO_INK = Ink(0.0, 0.0, None)  # no ink seen, or a photo: no colour, no filling to compare
@@ -219,17 +219,27 @@ def _ink(small: np.ndarray, ink: np.ndarray, paper: np.ndarray, lit: np.ndarray,
     else:
         _, a, b = _lab(_pixels(small, printed)).mean(axis=0) - np.median(_lab(around), axis=0)
     paper_tint = np.median(_tint(around), axis=0)
+    fill = _fill(small, printed, inside, paper_tint)
     shaded = not lit[inside].all() and (inside & lit).sum() >= LIT_INSIDE * inside.sum()
-    if shaded:  # a shadow fades a hatching: the filling where the card is lit
-        inside, printed = inside & lit, printed & lit
+    empty = fill is not None and fill < FILL_DOUBT[0]
+    if empty and shaded:  # a shadow fades a hatching: empty where the card is lit too?
+        lit_fill = _fill(small, printed & lit, inside & lit, paper_tint)
+        empty = lit_fill is not None and lit_fill < FILL_DOUBT[0]
+    return Ink(float(np.degrees(np.arctan2(b, a))), float(np.hypot(a, b)), fill,
+               bool(shaded and empty))
+
+
+def _fill(small: np.ndarray, printed: np.ndarray, inside: np.ndarray,
+          paper_tint: np.ndarray) -> float | None:
+    """How much of its ink's colour (``printed``, bool, its rim outside ``inside``) the shapes'
+    ``inside`` (bool) of a shrunk card holds, over the paper's (``paper_tint``); None: no inside,
+    or an ink too grey to tell."""
     rim = _pixels(small, printed & ~inside)
     strength = float(np.linalg.norm(_tint(rim).mean(axis=0) - paper_tint)) if len(rim) else 0.0
-    fill = None
-    if inside.any() and strength >= MIN_TINT:
-        filling = np.median(_tint(_pixels(small, inside)), axis=0)
-        fill = float(np.linalg.norm(filling - paper_tint)) / strength
-    return Ink(float(np.degrees(np.arctan2(b, a))), float(np.hypot(a, b)), fill,
-               shaded and fill is not None)
+    if not inside.any() or strength < MIN_TINT:
+        return None
+    filling = np.median(_tint(_pixels(small, inside)), axis=0)
+    return float(np.linalg.norm(filling - paper_tint)) / strength
 
 
 def _pixels(image: np.ndarray, where: np.ndarray) -> np.ndarray:

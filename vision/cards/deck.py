@@ -489,7 +489,7 @@ def _printed(shapes: Outline, ranked: list[str], by_card: dict[str, float],
     more often than the other way), but for the card nearest by look printed alike and filled
     more than the seen card's empty shapes (:func:`_faded_twin`), asked with its twin. Sure when
     no other card about as near by look (``margin``) is printed alike, its filling was told alike
-    (the card evenly ``lit``, its filling judged where it is lit, or its shapes not empty: a
+    (the card evenly ``lit``, its shapes empty where it is lit too, or not empty: a
     shadow or a blur fades a hatching, never draws one), its ink's colour was compared (a
     shadow may leave it too grey for a hue), and, held by a thumb, most of its outline
     matches; an ink with no colour to tell a filling by, when no other card at all is about as
@@ -504,7 +504,7 @@ def _printed(shapes: Outline, ranked: list[str], by_card: dict[str, float],
             named = card_id
             break
     told = named is not None and prints[named].filling and (
-        lit or shapes.ink.lit or shapes.ink.fill > FILL_DOUBT[1])
+        lit or shapes.ink.lit_empty or shapes.ink.fill > FILL_DOUBT[1])
     if named is not None and named != ranked[0] and not told and _faded_twin(
             prints.get(ranked[0]), shapes):  # a hatching a shadow faded, or an empty card:
         # the look, nearer the hatched one, is asked

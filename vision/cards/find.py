@@ -154,10 +154,10 @@ def _card_outlines(mask: np.ndarray, cut: bool = True
     area = mask.shape[0] * mask.shape[1]
     whole, at_edge = [], []
     for contour in contours:
-        _, _, width, height = cv2.boundingRect(contour)
-        if width * height < MIN_AREA * area:  # (its hull is smaller still: no card)
+        rect = cv2.boundingRect(contour)
+        if rect[2] * rect[3] < MIN_AREA * area:  # (its hull is smaller still: no card)
             continue
-        if _cut_by_edge(contour, mask.shape):
+        if _cut_by_edge(rect, mask.shape):
             at_edge.append(contour)
         elif (corners := _card_outline(contour, area, cut)) is not None:
             whole.append(corners)
@@ -170,10 +170,10 @@ def _overlap(one: np.ndarray, other: np.ndarray) -> float:
     return shared / max(cv2.contourArea(one) + cv2.contourArea(other) - shared, 1e-6)
 
 
-def _cut_by_edge(contour: np.ndarray, shape: tuple[int, ...]) -> bool:
-    """Whether the outline runs along the frame's edge: a card partly out of view, which
-    cannot be read whole."""
-    x, y, width, height = cv2.boundingRect(contour)
+def _cut_by_edge(rect: tuple[int, int, int, int], shape: tuple[int, ...]) -> bool:
+    """Whether the outline bounded by ``rect`` (x, y, width, height) runs along the frame's
+    edge: a card partly out of view, which cannot be read whole."""
+    x, y, width, height = rect
     return x <= 1 or y <= 1 or x + width >= shape[1] - 1 or y + height >= shape[0] - 1
 
 

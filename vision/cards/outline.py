@@ -72,8 +72,8 @@ class Ink:
     hue: float
     chroma: float
     fill: float | None
-    lit: bool = False  # of a card partly in shadow, its shapes empty where it is lit too (a
-    # shadow fades a hatching; where the card is lit, a hatching would show)
+    lit_empty: bool = False  # of a card partly in shadow, its shapes empty where it is lit
+    # too (a shadow fades a hatching; where the card is lit, a hatching would show)
 
 
 NO_INK = Ink(0.0, 0.0, None)  # no ink seen, or a photo: no colour, no filling to compare
@@ -121,11 +121,10 @@ def outline(card: np.ndarray, out_of_view: np.ndarray | None = None) -> Outline:
     ink = (light < INK_LIGHT) | (saturation > above + INK_COLOUR)
     printed = _paper_share(card, small, shown) >= ON_PAPER  # else a photo: its dark and
     # coloured parts are no ink, and have neither one colour nor a filling
-    drawn = ink
     if printed:  # (a photo's darker coloured parts are no shapes, nor its paler ones)
         ink |= _faded(small, (grey < INK_LIGHT * wide) & ~ink, clear)
-        drawn = ink | (light < _faint(light))  # a faint outline whole (its colour and
-        # filling from the ink alone: a hatching's pale stripes are no shape's rim)
+    drawn = ink | (light < _faint(light)) if printed else ink  # a faint outline whole (its
+    # colour and filling from the ink alone: a hatching's pale stripes are no shape's rim)
     drawn, ink = drawn.astype(np.uint8), ink.astype(np.uint8)
     edges = drawn & ~cv2.erode(drawn, _THIN)
     lit = white >= LIT * np.percentile(white, 95)  # a shadow dims an ink's colour too
@@ -220,13 +219,13 @@ def _ink(small: np.ndarray, ink: np.ndarray, paper: np.ndarray, lit: np.ndarray,
         _, a, b = _lab(_pixels(small, printed)).mean(axis=0) - np.median(_lab(around), axis=0)
     paper_tint = np.median(_tint(around), axis=0)
     fill = _fill(small, printed, inside, paper_tint)
-    shaded = not lit[inside].all() and (inside & lit).sum() >= LIT_INSIDE * inside.sum()
-    empty = fill is not None and fill < FILL_DOUBT[0]
-    if empty and shaded:  # a shadow fades a hatching: empty where the card is lit too?
+    lit_empty = False
+    if fill is not None and fill < FILL_DOUBT[0] and not lit[inside].all() \
+            and (inside & lit).sum() >= LIT_INSIDE * inside.sum():  # partly in shadow, which
+        # fades a hatching: empty where the card is lit too?
         lit_fill = _fill(small, printed & lit, inside & lit, paper_tint)
-        empty = lit_fill is not None and lit_fill < FILL_DOUBT[0]
-    return Ink(float(np.degrees(np.arctan2(b, a))), float(np.hypot(a, b)), fill,
-               bool(shaded and empty))
+        lit_empty = lit_fill is not None and lit_fill < FILL_DOUBT[0]
+    return Ink(float(np.degrees(np.arctan2(b, a))), float(np.hypot(a, b)), fill, lit_empty)
 
 
 def _fill(small: np.ndarray, printed: np.ndarray, inside: np.ndarray,

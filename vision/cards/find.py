@@ -28,6 +28,8 @@ part half as light).
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -60,6 +62,7 @@ RING = 0.5  # of its hull, a card's border alone (its art as dark as the table) 
 RING_DRAWN = 0.85  # of each side's length, such a border runs along at the least (art set: 0.89;
 # anything else found in a shadow or under a thumb 0.67 at the most)
 ROUNDING = 6  # pixels: a card's rounded corner puts its outline's hull this far off its sides
+Point = Sequence[float]  # a point or a vector of the plane: (x, y)
 CARD_SIZE = (240, 360)  # (width, height) of a straightened card, in pixels
 
 
@@ -232,7 +235,7 @@ def _one_corner_out(contour: np.ndarray, shape: tuple[int, ...]) -> np.ndarray |
     before, corner, after = (corners[(cut + k) % 4].astype(np.float64) for k in (-1, 0, 1))
     points = contour.reshape(-1, 2)
     meet = _meeting(*_fitted(points, before, corner), *_fitted(points, corner, after))
-    if meet is not None and np.linalg.norm(meet - corner) < np.linalg.norm(after - corner) / 2:
+    if meet is not None and math.dist(meet, corner) < math.dist(after, corner) / 2:
         corners[cut] = meet
     seen = cv2.intersectConvexConvex(corners, _target((width, height)))[0]
     return corners if seen >= (1 - MAX_OUT) * cv2.contourArea(corners) else None
@@ -258,25 +261,30 @@ def _mended(poly: np.ndarray, contour: np.ndarray) -> np.ndarray | None:
     when the outline does not run along the two sides beside that cut (:func:`_drawn`: they
     span the gap between a card and a thumb joined to it). Those two sides are drawn on along
     the outline's points, not its corners alone."""
-    best, corners = np.inf, None
-    for cut in range(len(poly)):
-        before, start, end, after, last = (poly[(cut + k) % len(poly)] for k in (-1, 0, 1, 2, 3))
+    points = poly.tolist()  # (plain numbers: five corners tried, each a few sums)
+    centre = poly.mean(axis=0).tolist()
+    best, corners = math.inf, None
+    for cut in range(len(points)):
+        before, start, end, after, last = (points[(cut + k) % len(points)]
+                                           for k in (-1, 0, 1, 2, 3))
         meet = _meeting(before, start, end, after)
-        if meet is None or _cross(end - start, meet - start) * _cross(
-                end - start, poly.mean(axis=0) - start) >= 0:  # not beyond the cut
+        side = _minus(end, start)
+        if meet is None or _cross(side, _minus(meet, start)) * _cross(
+                side, _minus(centre, start)) >= 0:  # not beyond the cut
             continue
-        quad = np.array([meet, after, last, before])
-        sides = np.roll(quad, -1, axis=0) - quad
-        skew = _angle(sides[0], -sides[2]) + _angle(sides[1], -sides[3])
+        quad = (meet, after, last, before)
+        sides = [_minus(quad[(k + 1) % 4], quad[k]) for k in range(4)]
+        skew = sum(_angle(sides[k], [-v for v in sides[k + 2]]) for k in (0, 1))  # (opposite
+        # sides run back along each other)
         if skew < best:
             best, corners = skew, (quad, (before, start), (end, after))
     if corners is None:
         return None
-    quad, (before, start), (end, after) = corners
+    quad, (before, start), (end, after) = (np.array(part, float) for part in corners)
     if min(_drawn(contour, before, start), _drawn(contour, end, after)) < DRAWN:
         return None  # a hull's side across a gap (a thumb joined to the card), not the card's
     fitted = _meeting(*_fitted(contour, before, start), *_fitted(contour, end, after))
-    if fitted is None or np.linalg.norm(fitted - quad[0]) > np.linalg.norm(end - start):
+    if fitted is None or math.dist(fitted, quad[0]) > math.dist(end, start):
         return quad  # (a side too ragged to be drawn along: its two ends say where it runs)
     return np.array([fitted, *quad[1:]])
 
@@ -314,7 +322,7 @@ def _along(contour: np.ndarray, start: np.ndarray, end: np.ndarray
     """How far along the side from ``start`` to ``end`` each of the outline's points
     (``contour``) lies, how far off it, and the side's length."""
     along = end - start
-    length = float(np.linalg.norm(along))
+    length = math.hypot(*along)
     unit = along / max(length, 1e-9)
     offset = contour - start
     return offset @ unit, np.abs(offset @ np.array([-unit[1], unit[0]])), length
@@ -333,26 +341,33 @@ def _fitted(contour: np.ndarray, start: np.ndarray, end: np.ndarray
     return np.array([x, y], float), np.array([x + dx, y + dy], float)
 
 
-def _cross(one: np.ndarray, other: np.ndarray) -> float:
+def _minus(one: Point, other: Point) -> tuple[float, float]:
+    """The plane vector from ``other`` to ``one``."""
+    return one[0] - other[0], one[1] - other[1]
+
+
+def _cross(one: Point, other: Point) -> float:
     """The cross product of two plane vectors (its sign: which way the second turns)."""
-    return float(one[0] * other[1] - one[1] * other[0])
+    return one[0] * other[1] - one[1] * other[0]
 
 
-def _angle(one: np.ndarray, other: np.ndarray) -> float:
+def _angle(one: Point, other: Point) -> float:
     """The angle between two directions, in radians."""
-    cosine = float(np.dot(one, other) / (np.linalg.norm(one) * np.linalg.norm(other) + 1e-9))
-    return float(np.arccos(np.clip(cosine, -1.0, 1.0)))
+    cosine = (one[0] * other[0] + one[1] * other[1]) / (math.hypot(*one) * math.hypot(*other)
+                                                        + 1e-9)
+    return math.acos(min(max(cosine, -1.0), 1.0))
 
 
-def _meeting(a0: np.ndarray, a1: np.ndarray, b0: np.ndarray, b1: np.ndarray
-             ) -> np.ndarray | None:
+def _meeting(a0: Point, a1: Point, b0: Point, b1: Point) -> tuple[float, float] | None:
     """Where the line through ``a0`` and ``a1`` meets the one through ``b0`` and ``b1`` (None:
     they are nearly parallel)."""
-    da, db = a1 - a0, b1 - b0
+    (x0, y0), (x1, y1), (u0, v0), (u1, v1) = (map(float, p) for p in (a0, a1, b0, b1))
+    da, db = (x1 - x0, y1 - y0), (u1 - u0, v1 - v0)
     denominator = _cross(da, db)
-    if abs(denominator) < 1e-6 * np.linalg.norm(da) * np.linalg.norm(db):
+    if abs(denominator) < 1e-6 * math.hypot(*da) * math.hypot(*db):
         return None
-    return a0 + da * _cross(b0 - a0, db) / denominator
+    along = _cross((u0 - x0, v0 - y0), db)
+    return x0 + da[0] * along / denominator, y0 + da[1] * along / denominator
 
 
 def _upright_order(corners: np.ndarray) -> np.ndarray:

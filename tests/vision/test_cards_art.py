@@ -15,7 +15,7 @@ from benchmarks.cards import ART, art_card, laid_on_table, transform
 from vision.cards import Deck, find_cards, read_cards, straighten
 from vision.cards.cells import shadow_edge_cells
 from vision.cards.deck import CONFIRM, border_clear
-from vision.cards.features import features, inliers, self_inliers
+from vision.cards.features import features, inliers, self_inliers, two_nearest
 from vision.cards.find import _overlap
 from vision.cards.looks import GRID, SEEN, inside, look
 from vision.cards.outline import NO_INK, outline
@@ -54,6 +54,24 @@ def test_corners_confirm_a_card_seen_again_and_not_another():
     other = features(_straight(_shown(UNTAUGHT[0], seed=2)))
     assert inliers(again, taught) >= 40
     assert inliers(other, taught) <= 5
+
+
+@pytest.mark.parametrize("name", [TAUGHT[0], UNTAUGHT[0]])
+def test_corners_are_matched_to_their_two_nearest_with_or_without_numpy_s_bit_count(
+        monkeypatch, name):
+    taught = features(_straight(_shown(TAUGHT[0], seed=1)))
+    seen = features(_straight(_shown(name, seed=2)))
+    apart = np.unpackbits(seen.descriptors[:, None] ^ taught.descriptors[None], axis=2).sum(2)
+    expected = np.sort(apart, axis=1)[:, :2]
+    counted = inliers(seen, taught)
+    for counter in ("numpy", "opencv"):  # (numpy before 2.0, the 32-bit Pi's, has no bit count)
+        if counter == "opencv":
+            monkeypatch.delattr(np, "bitwise_count")
+        nearest, first, second = two_nearest(seen, taught)
+        assert (first == expected[:, 0]).all() and (second == expected[:, 1]).all()
+        assert (apart[np.arange(len(apart)), nearest] == first).all()
+        assert inliers(seen, taught) == counted
+    assert counted >= 40 if name == TAUGHT[0] else counted <= 5
 
 
 @pytest.mark.parametrize("name", TAUGHT)

@@ -55,6 +55,8 @@ FILL_APART = 0.06  # fillings this far apart at the least, and
 FILL_RATIO = 2.5  # this many times apart, are other fillings (on SET's photos: empty 0.09 at
 # the most, hatched 0.13 at the least but for 1 % of hatched cards whose stripes the camera lost)
 FILL_DOUBT = (0.07, 0.13)  # a filling in between may be empty or hatched: it tells nothing
+CLOSED = 0.2  # of the shapes' hulls (their rim left out), the insides closed by their outline
+# hold at least this much: less, and the paper came in through gaps in the outline
 LIT_INSIDE = 0.25  # of the shapes' insides, lit at the least for a card partly in shadow to
 # have its filling judged there
 PAPER_TINT = 0.01  # chromaticity from the paper at the card's edge: a pixel this near is paper
@@ -201,11 +203,13 @@ def _ink(small: np.ndarray, ink: np.ndarray, paper: np.ndarray, lit: np.ndarray,
     cv2.floodFill(reach, None, (0, 0), 2)  # the paper reached from the card's edge
     outside = reach[1:-1, 1:-1] == 2
     inside = cv2.erode((~outside).astype(np.uint8) & shows, RIM).astype(bool)
-    if not inside.any():  # an outline too faint to close: each shape's hull instead
-        hulls = np.zeros_like(ink)
-        for contour in cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
-            cv2.fillConvexPoly(hulls, cv2.convexHull(contour), 1)
-        inside = cv2.erode(hulls & shows, RIM).astype(bool)
+    hulls = np.zeros_like(ink)
+    for contour in cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+        cv2.fillConvexPoly(hulls, cv2.convexHull(contour), 1)
+    within = cv2.erode(hulls & shows, RIM).astype(bool)
+    if inside.sum() < CLOSED * within.sum():  # an outline too faint to close (a shadow
+        # faded its rim): each shape's hull instead
+        inside = within
     printed = ink.astype(bool)
     around = _pixels(small[::2, ::2], (paper & outside)[::2, ::2])  # every other pixel of the paper
     # round the shapes: their median is the paper's, at a quarter of the cost

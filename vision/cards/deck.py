@@ -486,8 +486,7 @@ def _printed(shapes: Outline, ranked: list[str], by_card: dict[str, float],
     otherwise is the card (a small card's look may lie nearer its twin of another filling), unless
     its filling was not told alike and another card is nearer by look; none, a card not taught (one
     printed alike but filled otherwise too: a hatching unseen makes an empty card of a hatched one
-    more often than the other way), but for the card nearest by look printed alike and filled
-    more than the seen card's empty shapes (:func:`_faded_twin`), asked with its twin. Sure when
+    more often than the other way). Sure when
     no other card about as near by look (``margin``) is printed alike, its filling was told alike
     (the card evenly ``lit``, its shapes empty where it is lit too, or not empty: a
     shadow or a blur fades a hatching, never draws one), its ink's colour was compared (a
@@ -505,10 +504,6 @@ def _printed(shapes: Outline, ranked: list[str], by_card: dict[str, float],
             break
     told = named is not None and prints[named].filling and (
         lit or shapes.ink.lit_empty or shapes.ink.fill > FILL_DOUBT[1])
-    if named is not None and named != ranked[0] and not told and _faded_twin(
-            prints.get(ranked[0]), shapes):  # a hatching a shadow faded, or an empty card:
-        # the look, nearer the hatched one, is asked
-        return CardSeen(ranked[0], 0.5, True, box, (named,))
     if named is None or (named != ranked[0] and not told):
         # (only a filling told alike names a card whose look is nearer another)
         own = prints[ranked[0]].agreement if ranked[0] in prints else 0.0
@@ -527,14 +522,6 @@ def _printed(shapes: Outline, ranked: list[str], by_card: dict[str, float],
     bar = KNOWN if told else SURE
     return CardSeen(named, _sureness(bar / distance) if sure else 0.5, not sure, box,
                     alike[:2])
-
-
-def _faded_twin(nearest: Print | None, shapes: Outline) -> bool:
-    """Whether the card nearest by look (its ``nearest`` print; None: not compared) may be the
-    card seen, its filling faded: printed alike, filled otherwise, and the seen card's shapes
-    empty (a shadow or a blur fades a hatching, never draws one)."""
-    return nearest is not None and nearest.alike and nearest.filling is False \
-        and shapes.ink.fill is not None and shapes.ink.fill < FILL_DOUBT[0]
 
 
 def _sureness(ratio: float) -> float:

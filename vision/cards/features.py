@@ -97,9 +97,12 @@ def two_nearest(seen: Features, taught: Features) -> tuple[np.ndarray, np.ndarra
         apart, nearest = cv2.batchDistance(seen.descriptors, taught.descriptors, cv2.CV_32S,
                                            normType=cv2.NORM_HAMMING, K=2)
         return nearest[:, 0], apart[:, 0], apart[:, 1]
-    apart = np.zeros((len(seen.descriptors), len(taught.descriptors)), np.uint16)
+    shape = (len(seen.descriptors), len(taught.descriptors))
+    apart, differ, bits = np.zeros(shape, np.uint16), np.empty(shape, np.uint64), \
+        np.empty(shape, np.uint8)  # (written into, not made anew for each word)
     for ours, theirs in zip(seen.words, taught.words, strict=True):
-        apart += np.bitwise_count(ours[:, None] ^ theirs[None, :])
+        np.bitwise_xor(ours[:, None], theirs[None, :], out=differ)
+        apart += np.bitwise_count(differ, out=bits)
     rows = np.arange(len(apart))
     nearest = apart.argmin(axis=1)
     first = apart[rows, nearest]

@@ -486,13 +486,12 @@ def _printed(shapes: Outline, ranked: list[str], by_card: dict[str, float],
     otherwise is the card (a small card's look may lie nearer its twin of another filling), unless
     its filling was not told alike and another card is nearer by look; none, a card not taught (one
     printed alike but filled otherwise too: a hatching unseen makes an empty card of a hatched one
-    more often than the other way). Sure when
-    no other card about as near by look (``margin``) is printed alike, its filling was told alike
-    (the card evenly ``lit``, its shapes empty where it is lit too, or not empty: a
-    shadow or a blur fades a hatching, never draws one), its ink's colour was compared (a
-    shadow may leave it too grey for a hue), and, held by a thumb, most of its outline
-    matches; an ink with no colour to tell a filling by, when no other card at all is about as
-    near by look and its look is near."""
+    more often than the other way). Sure when no other card about as near by look (``margin``)
+    is printed alike, its filling was told alike (the card evenly ``lit``, its shapes empty where
+    it is lit too, or not empty: a shadow or a blur fades a hatching, never draws one), its ink's
+    colour was compared (a shadow may leave it too grey for a hue), and, held by a thumb, most of
+    its outline matches; an ink with no colour to tell a filling by, when no other card at all
+    is about as near by look and its look is near."""
     near = [i for i in ranked[:PRINT_CANDIDATES] if by_card[i] <= reach]
     prints: dict[str, Print] = {}
     named = None

@@ -131,3 +131,26 @@ def test_export_and_import_from_the_host_page(browser, tmp_path):  # noqa: F811
     finally:
         mine.stop()
         theirs.stop()
+
+
+def test_a_section_opened_as_a_new_version_is_drawn_stays_open(browser, tmp_path):  # noqa: F811
+    """The browser tells the page a section was opened (its toggle event) only after the click
+    that opened it; a redraw in between (a new version arriving just then) drew the section
+    closed again, and nothing opened it after: the box file's download link stayed hidden for
+    30 s in a rehearsal of CI. The click itself now records the section open."""
+    server = Server(tmp_path / "data")
+    try:
+        page = phone(browser, server.url)
+        become_host(page)
+        at_version(page, ApiHost(server.url).send(setup_event()))
+        opened = page.evaluate("""() => {
+          document.querySelector("details[data-details=box-file] > summary").click();
+          drawn.delete(document.getElementById("host-more"));  // drawn anew before the toggle
+          renderHost();
+          return document.querySelector("details[data-details=box-file]").open;
+        }""")
+        assert opened
+        expect(page.locator("a[download]")).to_be_visible()
+        assert not page.errors
+    finally:
+        server.stop()

@@ -706,10 +706,13 @@ function handler(kind, key, form) {
 }
 
 document.addEventListener("click", (e) => {
-  const summary = e.target.closest("details[data-details^='event-'] > summary");
-  if (summary) {  // the host folds or unfolds an event's form: it stays so across redraws
+  const summary = e.target.closest("details[data-details] > summary");
+  if (summary) {  // the host folds or unfolds a section: it stays so across redraws, one
+    // drawn before the toggle event comes too (it comes later, from the browser's queue)
     const details = summary.parentElement;
-    Controls.fold(details.dataset.details.slice("event-".length), !details.open);
+    const name = details.dataset.details;
+    app.unfolded[name] = !details.open;
+    if (name.startsWith("event-")) Controls.fold(name.slice("event-".length), !details.open);
   }
   const target = e.target.closest("[data-act],[data-tile],[data-slot]");
   if (!target) return;

@@ -125,9 +125,8 @@ def test_a_hatched_card_whose_outline_a_shadow_broke_is_named_by_its_filling(
     """Half in shadow, a hatched card's outline breaks where the shadow fades its rim: the paper
     round its shapes came in through the gaps, 4 to 44 pixels of their insides were left (of
     about 2,000-4,000), and those read empty (under 0.07). Printed as its empty twin, the card
-    was asked with it. Where
-    its outline closes less than a fifth of its shapes' hulls, their filling is taken inside
-    the hulls: hatched, and the card is named surely."""
+    was asked with it. Where its outline closes less than a fifth of its shapes' hulls, their
+    filling is taken inside the hulls: hatched, and the card is named surely."""
     assert [(c.id, c.uncertain) for c in _in_shadow(card, green_twins_deck, seed, index)] == [
         (card, False)]
 

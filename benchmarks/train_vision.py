@@ -53,6 +53,7 @@ import json
 import sys
 import time
 from collections.abc import Iterable, Iterator
+from itertools import islice
 from pathlib import Path
 
 import cv2
@@ -110,6 +111,7 @@ PASTE_SIDE = 64  # the pasted dice's cut-outs are kept at most this many pixels 
 PASTE_EDGE = 0.15  # share of a pasted die's side over which it fades into the patch
 HARD_FROM = 0.5  # share of the detector's steps after which frames it errs on weigh more
 PER_SET = 600  # training entries per real set (see load_real)
+BATCH = 64  # classifier cut-outs a training step
 HELD_OUT = 0  # the fold of every real set the shipped model never sees (its figures)
 DETECT_THRESHOLD = 0.3
 COSINE_SCALE = 16.0  # sharpness of the embedder's training softmax over cosine similarities
@@ -180,7 +182,7 @@ def contrasted(x: torch.Tensor) -> torch.Tensor:
     ``ReduceMean`` and crashes on ``std``. Flat cut-outs are not blown up (``CONTRAST_FLOOR``)."""
     edge = round(CROP * (1 - 1 / CROP_SCALE) / 2)
     box = x[:, :, edge:CROP - edge, edge:CROP - edge]
-    grey = torch.full((1, 3, 1, 1), 1 / 3)
+    grey = torch.full((1, 3, 1, 1), 1 / 3, device=x.device)
 
     def box_mean(values: torch.Tensor) -> torch.Tensor:
         return nn.functional.conv2d(nn.functional.avg_pool2d(values, CROP - 2 * edge), grey)
@@ -666,30 +668,54 @@ def hard_weights(model: Detector, frames: list, most: int = 8) -> np.ndarray:
     return weights / weights.sum()
 
 
+class CutOuts(torch.utils.data.IterableDataset):
+    """Endless batches of ``BATCH`` classifier cut-outs and their classes drawn from
+    ``frames`` (``classifier_sample``). Drawn in the training process (no loader workers) they
+    follow ``seed``'s stream as they always did; each loader worker draws its own stream, so
+    that a machine's cores keep a GPU fed (the cut-outs, not the network, bound a step)."""
+
+    def __init__(self, frames: list, seed: int, faults: float = 0.0) -> None:
+        super().__init__()
+        self.frames, self.seed, self.faults = frames, seed, faults
+
+    def __iter__(self) -> Iterator[tuple[torch.Tensor, torch.Tensor]]:
+        worker = torch.utils.data.get_worker_info()
+        rng = np.random.default_rng(self.seed if worker is None else [self.seed, worker.id])
+        while True:
+            batch = [classifier_sample(self.frames[int(rng.integers(len(self.frames)))], rng,
+                                       self.faults) for _ in range(BATCH)]
+            yield (torch.from_numpy(to_blob(np.stack([b[0] for b in batch]))),
+                   torch.tensor([b[1] for b in batch]))
+
+
 def train_classifier(
     frames: list, steps: int, seed: int, widths: tuple[int, int, int, int] = CLS_WIDTHS,
-    faults: float = 0.0,
+    faults: float = 0.0, device: str = "cpu", workers: int = 0,
 ) -> Classifier:
     """Fit the pip classifier (``widths`` channels) on cut-outs of the frames that hold pip
-    dice, given a camera's faults with chance ``faults`` each (see ``camera``)."""
-    rng, model = np.random.default_rng(seed), Classifier(widths)
+    dice, given a camera's faults with chance ``faults`` each (see ``camera``), on ``device``
+    (``cuda``: a GPU) with the cut-outs drawn by ``workers`` processes (0: this one)."""
+    model = Classifier(widths).to(device)
     torch.manual_seed(seed)
     opt = torch.optim.AdamW(model.parameters(), 3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps)
+    cutouts = torch.utils.data.DataLoader(
+        CutOuts(frames, seed, faults), batch_size=None, num_workers=workers,
+        pin_memory=device != "cpu", prefetch_factor=4 if workers else None,
+    )
     model.train()
-    for step in range(steps):
-        batch = [classifier_sample(frames[int(rng.integers(len(frames)))], rng, faults)
-                 for _ in range(64)]
-        x = torch.from_numpy(to_blob(np.stack([b[0] for b in batch])))
-        y = torch.tensor([b[1] for b in batch])
+    started = time.time()
+    for step, (x, y) in enumerate(islice(cutouts, steps)):
+        x, y = x.to(device, non_blocking=True), y.to(device, non_blocking=True)
         loss = nn.functional.nll_loss(torch.log(model(x).clamp(min=1e-6)), y)
         opt.zero_grad()
         loss.backward()
         opt.step()
         sched.step()
         if step % 200 == 0:
-            print(f"  classifier step {step}/{steps} loss {loss.item():.3f}", flush=True)
-    return model.eval()
+            print(f"  classifier step {step}/{steps} loss {loss.item():.3f} "
+                  f"({time.time() - started:.0f} s)", flush=True)
+    return model.eval().cpu()
 
 
 def onnx_b64(model: nn.Module, shape: tuple[int, ...], any_size: bool = False) -> str:
@@ -729,12 +755,13 @@ def train_pair(
     real: list, synthetic: list, steps: tuple[int, int], seed: int, detector: str | None,
     checkpoint: Path | None = None, widths: tuple[int, int, int, int] = CLS_WIDTHS,
     faults: float = 0.0, detector_widths: tuple[int, int, int] = DET_WIDTHS,
-    classifier: str | None = None, paste: float = 0.0,
+    classifier: str | None = None, paste: float = 0.0, device: str = "cpu", workers: int = 0,
 ) -> dict:
     """Detector and classifier (each unless given as base64 ONNX) trained on ``real`` photos
     plus ``synthetic`` renders, for ``steps`` = (detector steps, classifier steps). A newly
     trained detector is first written alone to ``checkpoint`` (a long run cut short keeps it:
-    train the classifier again with ``--keep-detector``)."""
+    train the classifier again with ``--keep-detector``). The classifier is trained on
+    ``device`` with its cut-outs drawn by ``workers`` processes (:func:`train_classifier`)."""
     start = time.time()
     if detector is None:
         trained = train_detector(real + synthetic, steps[0], seed, detector_widths, paste)
@@ -743,8 +770,8 @@ def train_pair(
             checkpoint.write_text(json.dumps({"detector": detector}) + "\n")
     if classifier is None:
         pips = mistakes(detector, real + [f for f in synthetic if f[0] == "d6"])
-        classifier = onnx_b64(train_classifier(pips, steps[1], seed + 1, widths, faults),
-                              (1, 3, CROP, CROP))
+        trained = train_classifier(pips, steps[1], seed + 1, widths, faults, device, workers)
+        classifier = onnx_b64(trained, (1, 3, CROP, CROP))
     print(f"  trained in {time.time() - start:.0f} s", flush=True)
     return {
         "detector": detector,
@@ -784,6 +811,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="added to each part's seeds (10 x fold): another draw of the same "
                         "recipe, to tell a recipe's gain from the noise of one training")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--device", default="cpu",
+                        help="where the pip classifier is trained (cuda: a GPU; the others on "
+                        "the CPU)")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="processes drawing the pip classifier's cut-outs (0: the training "
+                        "one, as before; a GPU needs several to be kept busy)")
     parser.add_argument("--out", type=Path, default=MODELS,
                         help="where the shipped model files are written")
     parser.add_argument("--folds-out", type=Path, default=FOLD_MODELS,
@@ -833,7 +866,8 @@ def main(argv: list[str] | None = None) -> int:
         model = train_pair(seen, synthetic, (args.steps, args.classifier_steps),
                            10 * k + args.seed, detector, path.with_suffix(".detector.json"),
                            tuple(args.classifier_widths), args.camera,
-                           tuple(args.detector_widths), classifier, args.paste)
+                           tuple(args.detector_widths), classifier, args.paste, args.device,
+                           args.workers)
         model.update(sets=sorted(args.sets), held_out=k)
         if args.recipe:
             model["recipe"] = args.recipe

@@ -1,7 +1,7 @@
 """Calibrate the pip classifier's ask threshold per face on photos the models never saw.
 
     .venv/bin/python benchmarks/ask.py [--sets ...] [--transforms ...] [--limit N]
-        [--save FILE] [--load FILE ...] [--write FILE ...]
+        [--save FILE] [--load FILE ...] [--write FILE ...] [--model FILE]
 
 Every photo of the benchmark's rows (``benchmarks/vision.py``: each set's photos read by a model
 of the shipped recipe that never saw them, after each transform) is read with the classifier's
@@ -16,7 +16,8 @@ since a threshold set on the photos it is judged on flatters itself. ``--write``
 ``ask`` in model files of the recipe (``vision/models/dice.json``, the held-out fold models in
 ``benchmarks/models``): ``DiceNets.confidence`` maps each face's threshold to ``ASKED_AT``.
 ``--save`` keeps the readings (JSON lines) and ``--load`` fits from saved readings instead of
-reading the photos again: one run per set can then run at once, and be pooled.
+reading the photos again: one run per set can then run at once, and be pooled. ``--model``
+reads with a candidate recipe's model file (its fold models beside it) instead of the shipped one.
 """
 
 from __future__ import annotations
@@ -61,12 +62,15 @@ class Reading:
     labelled: bool = True
 
 
-def readings(sets: list[str], transforms: list[str], limit: int) -> list[Reading]:
-    """Every die found on the rows, read with the probabilities of the classifier alone."""
+def readings(
+    sets: list[str], transforms: list[str], limit: int, model: Path = SHIPPED
+) -> list[Reading]:
+    """Every die found on the rows, read with the probabilities of the classifier alone, each
+    photo by the model of ``model``'s recipe that never saw it."""
     profile = replace(load_profile("d6"), threshold=0.0)  # asked only where it must be
     found = []
     for name in sets:
-        frames = unseen_frames(name, limit, SHIPPED)
+        frames = unseen_frames(name, limit, model)
         for transform in transforms:
             for (stem, image, truths), nets in frames:
                 seen, labels = TRANSFORMS[transform](image, truths)
@@ -145,13 +149,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="fit from these saved readings instead of reading the photos")
     parser.add_argument("--write", nargs="*", type=Path, default=[], metavar="FILE",
                         help="model files to store the thresholds in")
+    parser.add_argument("--model", type=Path, default=SHIPPED,
+                        help="a recipe's model file, its fold models beside it (default: the "
+                        "shipped recipe's)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     if args.load:
         found = [Reading(**json.loads(line)) for path in args.load
                  for line in path.read_text().splitlines()]
     else:
-        found = readings(args.sets, args.transforms, args.limit)
+        found = readings(args.sets, args.transforms, args.limit, args.model)
     if args.save:
         args.save.write_text("".join(json.dumps(asdict(r)) + "\n" for r in found))
     folds = sorted({r.fold for r in found})

@@ -6,7 +6,7 @@
         [--embedder-steps N] [--threads N] [--keep-detector | --keep-classifier] [--out DIR]
         [--classifier-widths N N N N] [--detector-widths N N N] [--camera CHANCE]
         [--weight SET=W ...] [--faces-without PROFILE ...] [--seed N] [--recipe NAME]
-        [--paste CHANCE]
+        [--paste CHANCE] [--device cuda --workers N]
 
 PART is ``fold0`` .. ``fold4``, ``final`` or ``faces`` (default: all). ``final`` is trained on
 every photo of ``--sets`` except fold ``HELD_OUT`` (0) of each, which the benchmark then reads;
@@ -20,6 +20,8 @@ one contrast by ``contrasted``), held out from fold 0 of every set (docs/vision-
 shipped"); its recipe's name is kept in ``benchmarks/models/shipped.json`` only. A run writes
 its detector alone to ``DIR/dice.detector.json`` as soon as it is trained. Measure a run before
 shipping it with ``benchmarks/vision.py --model DIR/dice.json`` (its fold models beside it).
+``--device cuda --workers N`` trains the pip classifier on a GPU, its cut-outs drawn by N
+processes: they, not the network, bound a step (docs/vision.md, "Training").
 
 ``faces`` trains the embedder of learned profiles on dice of every profile (renders, seeds 95000
 and up, and the real pip photos of every set except fold ``HELD_OUT`` of each: the benchmark's

@@ -37,7 +37,7 @@ from ..imageio import load_image
 from ..profile import write_atomic
 from ..say import VisionError
 from .cells import hidden_cells, least_alike, shadow_edge_cells, small
-from .features import Features, features, inliers, self_inliers
+from .features import Features, features, inliers, matches, self_inliers
 from .find import find_cards, out_of_frame, straighten
 from .looks import GRID, SEEN, Looks, distances, look
 from .outline import (
@@ -400,13 +400,22 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
     else:
         shaded = False
     grey = small(card) if clear or hidden is not None else None
-    counts, expected, cells_alike, held_alike = {}, {}, {}, set()
+    matched = {card_id: [(matches(seen, c.features), c) for c in pictures]
+               for card_id, pictures in checked.items()}
+    most = {card_id: max(m.most for m, _ in found) for card_id, found in matched.items()}
+    counts: dict[str, int] = {}
+    expected = {card_id: found[0][1].own for card_id, found in matched.items()}
+    cells_alike: dict[str, float] = {}
+    held_alike: set[str] = set()
     nearest = next(iter(checked))  # by look
-    for card_id, pictures in checked.items():
-        found = [(inliers(seen, c.features), c.own) for c in pictures]
-        counts[card_id], expected[card_id] = max(found, default=(0, 1))
+
+    def check(card_id: str) -> None:
+        """Fit the card's matches (its inliers), and compare it cell by cell when it may be
+        the card."""
+        found = [(m.inliers(), c.own) for m, c in matched[card_id]]
+        counts[card_id], expected[card_id] = max(found)
         if grey is not None and (counts[card_id] >= CONFIRM or card_id == nearest):
-            cells = max(least_alike(grey, c.grey, hidden, shaded) for c in pictures)
+            cells = max(least_alike(grey, c.grey, hidden, shaded) for _, c in matched[card_id])
             if cells < (SHADED_CELLS if shaded else SAME_CELLS):
                 counts[card_id] = 0  # the same art with something else on it: another card
             elif clear or shaded and cells >= SAME_CELLS:
@@ -414,6 +423,31 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
                 # corners a turn or a slant kept
             elif cells >= SAME_CELLS:
                 held_alike.add(card_id)  # held: what the thumb hides may differ (asked)
+
+    # Fitting is most of the time a card takes: a card that cannot confirm itself nor be
+    # compared cell by cell is fitted only when what it may have at most could change the
+    # reading (the reading the same whether it has none or all its matches are inliers).
+    unfitted = sorted(checked, key=lambda i: -most[i])
+    for card_id in [i for i in unfitted if i == nearest or most[i] >= CONFIRM
+                    or len(matched[i]) > 1]:
+        check(card_id)
+        unfitted.remove(card_id)
+    while True:
+        reading = _verdict({i: counts.get(i, 0) for i in checked}, expected, cells_alike,
+                           held_alike, box, clear, unchecked)
+        if not unfitted or reading == _verdict({i: counts.get(i, most[i]) for i in checked},
+                                               expected, cells_alike, held_alike, box, clear,
+                                               unchecked):
+            return reading
+        check(unfitted.pop(0))
+
+
+def _verdict(counts: dict[str, int], expected: dict[str, int], cells_alike: dict[str, float],
+             held_alike: set[str], box: tuple[int, int, int, int], clear: bool,
+             unchecked: bool) -> CardSeen:
+    """The reading :func:`_confirmed` gives from each card's inliers (``counts``, in the order
+    of their look), those its picture has against itself (``expected``) and the cards alike
+    cell by cell (seen whole, or held)."""
     by_cells = held_alike | set(cells_alike)
     ranked = sorted(counts, key=lambda i: (counts[i] >= CONFIRM or i in by_cells, counts[i]),
                     reverse=True)

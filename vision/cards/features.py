@@ -68,25 +68,52 @@ _OUT_EDGE = np.ones((15, 15), np.uint8)  # round what is out of view, where the 
 def inliers(seen: Features, taught: Features) -> int:
     """How many corners of ``seen`` match ``taught``'s and lie where one homography near the
     identity or a half turn puts them (0 when they fit no such homography)."""
+    return matches(seen, taught).inliers()
+
+
+@dataclass(frozen=True)
+class Matches:
+    """The corners of a card seen matched with a taught card's and lying near their place, for
+    each way up with enough of them (the way with most first): how many they are bounds the
+    inliers (:meth:`inliers`) before anything is fitted."""
+
+    ways: tuple[tuple[np.ndarray, np.ndarray], ...]  # (seen corners turned, taught corners)
+    size: tuple[int, int]
+
+    @property
+    def most(self) -> int:
+        """The inliers there can be at most: the matches of the way up with most."""
+        return len(self.ways[0][0]) if self.ways else 0
+
+    def inliers(self) -> int:
+        """How many of the matches lie where one homography near the identity or a half turn
+        puts them (0 when they fit no such homography)."""
+        best = 0
+        for moved, fixed in self.ways:
+            if len(moved) > best:  # its inliers are among its matches: else it cannot beat
+                best = max(best, _lined_up(moved, fixed, self.size))  # the way already fitted
+        return best
+
+
+def matches(seen: Features, taught: Features) -> Matches:
+    """The corners of ``seen`` whose nearest descriptor among ``taught``'s is clearly nearer
+    than the second, kept where they lie near that corner either way up (the card turned a
+    half turn or not): none for a way with fewer than 6."""
     if len(seen.descriptors) < 8 or len(taught.descriptors) < 8:
-        return 0
+        return Matches((), seen.size)
     nearest, first, second = two_nearest(seen, taught)
     good = np.flatnonzero(first < RATIO * second)
     if len(good) < 6:
-        return 0
+        return Matches((), seen.size)
     source = seen.points[good]
     target = taught.points[nearest[good]]
     width, height = seen.size
     ways = []
     for turned in (source, np.float32([width, height]) - source):  # either way up
         near = np.linalg.norm(turned - target, axis=1) <= DRIFT * max(width, height)
-        ways.append((int(near.sum()), turned[near], target[near]))
-    best = 0
-    for count, moved, fixed in sorted(ways, key=lambda way: -way[0]):
-        if count < 6 or count <= best:  # its inliers are among its matches: it cannot beat
-            continue  # the way up already fitted
-        best = max(best, _lined_up(moved, fixed, seen.size))
-    return best
+        ways.append((turned[near], target[near]))
+    ways.sort(key=lambda way: -len(way[0]))
+    return Matches(tuple(way for way in ways if len(way[0]) >= 6), seen.size)
 
 
 def two_nearest(seen: Features, taught: Features) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

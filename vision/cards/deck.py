@@ -426,7 +426,9 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
 
     # Fitting is most of the time a card takes: a card that cannot confirm itself nor be
     # compared cell by cell is fitted only when what it may have at most could change the
-    # reading (the reading the same whether it has none or all its matches are inliers).
+    # reading (the reading the same whether it has none or all its matches are inliers); a
+    # card taught twice always is (which picture it keeps most of sets what it is expected to
+    # keep).
     unfitted = sorted(checked, key=lambda i: -most[i])
     for card_id in [i for i in unfitted if i == nearest or most[i] >= CONFIRM
                     or len(matched[i]) > 1]:

@@ -1,7 +1,7 @@
 """Calibrate the pip classifier's ask threshold per face on photos the models never saw.
 
     .venv/bin/python benchmarks/ask.py [--sets ...] [--transforms ...] [--limit N]
-        [--save FILE] [--load FILE ...] [--write FILE ...] [--model FILE]
+        [--save FILE] [--load FILE ...] [--write FILE ...] [--model FILE] [--sweep T ...]
 
 Every photo of the benchmark's rows (``benchmarks/vision.py``: each set's photos read by a model
 of the shipped recipe that never saw them, after each transform) is read with the classifier's
@@ -18,6 +18,9 @@ since a threshold set on the photos it is judged on flatters itself. ``--write``
 ``--save`` keeps the readings (JSON lines) and ``--load`` fits from saved readings instead of
 reading the photos again: one run per set can then run at once, and be pooled. ``--model``
 reads with a candidate recipe's model file (its fold models beside it) instead of the shipped one.
+``--sweep`` adds, per row, what one threshold for every face gives at each of the levels named:
+the share asked and the dice read wrong and not asked (how a classifier trades questions for
+silent mistakes: a sharper one asks less at 0.9 and must be compared at as many mistakes).
 """
 
 from __future__ import annotations
@@ -130,6 +133,25 @@ def table(found: list[Reading], ask_of: dict[int, dict[str, float]], title: str)
     return "\n".join(lines)
 
 
+def sweep(found: list[Reading], levels: list[float]) -> str:
+    """Per row, the share of found dice asked about and the labelled dice read wrong and not
+    asked, with one threshold for every face at each of ``levels``."""
+    lines = ["| set | transform | " + " | ".join(f"{t}" for t in levels) + " |",
+             "|---" * (2 + len(levels)) + "|"]
+    rows: dict[str, list[Reading]] = defaultdict(list)
+    for r in found:
+        rows[r.row].append(r)
+    for name, rs in rows.items():
+        seen = [r for r in rs if r.face != MISSED]
+        cells = []
+        for level in levels:
+            ask = dict.fromkeys({r.face for r in seen}, level)
+            wrong = sum(r.wrong for r in seen if r.labelled and not asked(r, ask))
+            cells.append(f"{np.mean([asked(r, ask) for r in seen]):.1%} / {wrong}")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def write(paths: list[Path], ask: dict[str, float]) -> None:
     """Store ``ask`` in each model file (its other keys kept as they are)."""
     for path in paths:
@@ -152,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, default=SHIPPED,
                         help="a recipe's model file, its fold models beside it (default: the "
                         "shipped recipe's)")
+    parser.add_argument("--sweep", nargs="+", type=float, default=[], metavar="T",
+                        help="also print each row at these thresholds, one for every face")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     if args.load:
@@ -169,6 +193,9 @@ def main(argv: list[str] | None = None) -> int:
     for k, ask in held_out.items():
         print(f"fitted without fold {k}: {ask}")
     print(table(found, held_out, "fold held out"))
+    if args.sweep:
+        print(f"one threshold for every face: asked / wrong and not asked\n"
+              f"{sweep(found, args.sweep)}")
     write(args.write, fitted)
     return 0
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from benchmarks.ask import FLOOR, Reading, asked, thresholds
+from benchmarks.ask import FLOOR, Reading, asked, sweep, thresholds
 from vision.net import ASKED_AT, shipped
 
 
@@ -37,3 +37,11 @@ def test_the_calibrated_confidence_maps_a_face_threshold_to_the_profile_threshol
     assert nets.confidence("3", 0.85) == 0.85  # a face not calibrated: the probability
     assert replace(nets, ask={}).confidence("4", 0.85) == 0.85
 
+
+
+def test_a_sweep_counts_the_dice_asked_and_those_read_wrong_unasked_at_each_threshold():
+    found = [_reading("4", 0.97, True), _reading("4", 0.93, False), _reading("5", 0.85, True),
+             _reading("6", 0.999, False, forced=True),  # asked about anyway: a crowded die
+             Reading("byler | none", 0, "3", 0.99, False, False, labelled=False)]  # a false find
+    table = sweep(found, [0.9, 0.95, 0.98])
+    assert table.splitlines()[2] == "| byler | none | 40.0% / 1 | 60.0% / 1 | 80.0% / 0 |"

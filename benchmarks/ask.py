@@ -113,11 +113,8 @@ def table(found: list[Reading], ask_of: dict[int, dict[str, float]], title: str)
     at ``ASKED_AT`` → with the thresholds of each fold (``ask_of``)."""
     lines = [f"| set | transform | labelled dice | precision | recall | asked: {ASKED_AT} → "
              f"{title} | wrong, not asked | read right, not asked |", "|---" * 8 + "|"]
-    rows: dict[str, list[Reading]] = defaultdict(list)
-    for r in found:
-        rows[r.row].append(r)
     flat = dict.fromkeys(ask_of, {})
-    for name, rs in rows.items():
+    for name, rs in _by_row(found).items():
         seen = [r for r in rs if r.face != MISSED]
         labelled = sum(r.labelled for r in rs)
         figures = []
@@ -138,10 +135,7 @@ def sweep(found: list[Reading], levels: list[float]) -> str:
     asked, with one threshold for every face at each of ``levels``."""
     lines = ["| set | transform | " + " | ".join(f"{t}" for t in levels) + " |",
              "|---" * (2 + len(levels)) + "|"]
-    rows: dict[str, list[Reading]] = defaultdict(list)
-    for r in found:
-        rows[r.row].append(r)
-    for name, rs in rows.items():
+    for name, rs in _by_row(found).items():
         seen = [r for r in rs if r.face != MISSED]
         cells = []
         for level in levels:
@@ -150,6 +144,14 @@ def sweep(found: list[Reading], levels: list[float]) -> str:
             cells.append(f"{np.mean([asked(r, ask) for r in seen]):.1%} / {wrong}")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def _by_row(found: list[Reading]) -> dict[str, list[Reading]]:
+    """The readings of each row (set and transform), in the order the rows were read."""
+    rows: dict[str, list[Reading]] = defaultdict(list)
+    for r in found:
+        rows[r.row].append(r)
+    return rows
 
 
 def write(paths: list[Path], ask: dict[str, float]) -> None:

@@ -429,17 +429,15 @@ def _confirmed(card: np.ndarray, checked: dict[str, list[Corners]],
     # reading (the reading the same whether it has none or all its matches are inliers); a
     # card taught twice always is (which picture it keeps most of sets what it is expected to
     # keep).
-    unfitted = sorted(checked, key=lambda i: -most[i])
-    for card_id in [i for i in unfitted if i == nearest or most[i] >= CONFIRM
-                    or len(matched[i]) > 1]:
+    fitted = [i for i in checked if i == nearest or most[i] >= CONFIRM or len(matched[i]) > 1]
+    for card_id in fitted:
         check(card_id)
-        unfitted.remove(card_id)
+    unfitted = sorted((i for i in checked if i not in fitted), key=lambda i: -most[i])
+    judged = (expected, cells_alike, held_alike, box, clear, unchecked)  # (filled in by check)
     while True:
-        reading = _verdict({i: counts.get(i, 0) for i in checked}, expected, cells_alike,
-                           held_alike, box, clear, unchecked)
+        reading = _verdict({i: counts.get(i, 0) for i in checked}, *judged)
         if not unfitted or reading == _verdict({i: counts.get(i, most[i]) for i in checked},
-                                               expected, cells_alike, held_alike, box, clear,
-                                               unchecked):
+                                               *judged):
             return reading
         check(unfitted.pop(0))
 

@@ -100,11 +100,13 @@ def find_cards(frame: np.ndarray, one_corner_out: bool = False) -> list[CardSpot
                      (cv2.bitwise_and(above_table, paper), colour_edges))}
     outlines: dict[bool, list[np.ndarray]] = {True: [], False: []}
     at_edge: dict[bool, list[np.ndarray]] = {True: [], False: []}  # the frame's edge cuts them
+    judged: dict[tuple[bytes, bool], np.ndarray | None] = {}  # (an outline two masks share
+    # is judged once)
     for bright_only, pairs in masks.items():
         for mask, parting in pairs:
             mask = cv2.subtract(mask, parting)  # touching cards part along their edges
             mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-            whole, cut = _card_outlines(mask, bright_only)
+            whole, cut = _card_outlines(mask, bright_only, judged)
             outlines[bright_only] += whole
             at_edge[bright_only] += cut
     spots = outlines[True] + [spot for spot in outlines[False]  # a card in half shadow:
@@ -147,11 +149,13 @@ def _median_below(gray: np.ndarray, limit: float) -> float:
     return float(np.searchsorted(counts, counts[-1] / 2)) if len(counts) and counts[-1] else 0.0
 
 
-def _card_outlines(mask: np.ndarray, cut: bool = True
+def _card_outlines(mask: np.ndarray, cut: bool,
+                   judged: dict[tuple[bytes, bool], np.ndarray | None]
                    ) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """The corners of each card-shaped outline of ``mask`` wholly in view (``cut``: also
     outlines with a corner cut off, where their sides meet), and the outlines the frame's
-    edge cuts."""
+    edge cuts; ``judged``: the corners of the outlines already judged (None: no card), filled
+    in."""
     contours = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]  # every
     # point: a side is drawn along them (:func:`_fitted`)
     area = mask.shape[0] * mask.shape[1]
@@ -162,8 +166,12 @@ def _card_outlines(mask: np.ndarray, cut: bool = True
             continue
         if _cut_by_edge(rect, mask.shape):
             at_edge.append(contour)
-        elif (corners := _card_outline(contour, area, cut)) is not None:
-            whole.append(corners)
+        else:
+            key = (contour.tobytes(), cut)
+            if key not in judged:
+                judged[key] = _card_outline(contour, area, cut)
+            if judged[key] is not None:
+                whole.append(judged[key])
     return whole, at_edge
 
 
@@ -314,7 +322,9 @@ def _drawn(contour: np.ndarray, start: np.ndarray, end: np.ndarray) -> float:
     if length < 1:
         return 0.0
     near = (t >= 0) & (t < length) & (off <= ROUNDING)
-    return float(np.unique(t[near].astype(int)).size / np.ceil(length))
+    steps = np.zeros(int(np.ceil(length)), bool)  # each pixel's step along the side
+    steps[t[near].astype(int)] = True
+    return float(np.count_nonzero(steps) / np.ceil(length))
 
 
 def _along(contour: np.ndarray, start: np.ndarray, end: np.ndarray

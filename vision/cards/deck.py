@@ -39,7 +39,7 @@ from ..say import VisionError
 from .cells import hidden_cells, least_alike, shadow_edge_cells, small
 from .features import Features, features, inliers, matches, self_inliers
 from .find import find_cards, out_of_frame, straighten
-from .looks import GRID, SEEN, Looks, distances, look
+from .looks import GRID, SEEN, Looks, distances, edge_cover, look
 from .outline import (
     FILL_DOUBT,
     MIN_CHROMA,
@@ -246,7 +246,8 @@ class Deck:
         ids, looks, corners, outlines = self._taught()
         if not ids:
             return CardSeen(None, 1.0, False, box)
-        seen = look(card, out_of_view)
+        cover = edge_cover(card)  # (the look and the outline both follow it)
+        seen = look(card, out_of_view, cover)
         near = distances(seen, looks)
         by_card: dict[str, float] = {}
         for card_id, distance in zip(ids, near.tolist(), strict=True):
@@ -264,7 +265,7 @@ class Deck:
                    for i in ranked[:max(CANDIDATES, min(len(rivals), HELD_CANDIDATES))]}
         plain = not any(c.checkable for c in checked[ranked[0]])  # else the nearest card has
         # corners of its own: they must agree
-        shapes = outline(card, out_of_view) if plain else None
+        shapes = outline(card, out_of_view, cover) if plain else None
         ring = Border.of(card, out_of_view) if plain else None
         if shapes is not None and (
                 shapes.visible is not None and shapes.edges.any()  # a thumb found, left out,

@@ -49,11 +49,13 @@ def inside(card: np.ndarray) -> np.ndarray:
     return card[dy:height - dy, dx:width - dx]
 
 
-def look(card: np.ndarray, out_of_view: np.ndarray | None = None) -> np.ndarray:
+def look(card: np.ndarray, out_of_view: np.ndarray | None = None,
+         cover: EdgeCover | None = None) -> np.ndarray:
     """The look of a straightened card (BGR uint8), a float32 array of ``GRID`` x 5
-    (``out_of_view``: bool, where the card lies out of the frame, as covered)."""
+    (``out_of_view``: bool, where the card lies out of the frame, as covered; ``cover``: what
+    lies over its edge, when already worked out)."""
     inner = inside(card)
-    seen = ~_covered(card, out_of_view)
+    seen = ~_covered(card, out_of_view, cover)
     grey = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0
     coarse = cv2.resize(grey, GRID, interpolation=cv2.INTER_AREA)
     kernel = np.ones((WHITE_KERNEL, WHITE_KERNEL), np.uint8)
@@ -73,43 +75,64 @@ def look(card: np.ndarray, out_of_view: np.ndarray | None = None) -> np.ndarray:
     return np.dstack([stack, seen.astype(np.float32)]).astype(np.float32)
 
 
-def _covered(card: np.ndarray, out_of_view: np.ndarray | None) -> np.ndarray:
+def _covered(card: np.ndarray, out_of_view: np.ndarray | None, cover: EdgeCover | None
+             ) -> np.ndarray:
     """The cells of a card (``GRID``, bool) covered by something that reaches in from its
     edge (:func:`held`) or out of the frame, and the cells beside them."""
     hsv = cv2.resize(cv2.cvtColor(inside(card), cv2.COLOR_BGR2HSV), GRID,
                      interpolation=cv2.INTER_AREA)
-    covered = held(card, hsv, out_of_view)
+    covered = held(card, hsv, out_of_view, cover)
     return cv2.dilate(covered.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
 
 
-def held(card: np.ndarray, hsv: np.ndarray, out_of_view: np.ndarray | None = None
-         ) -> np.ndarray:
+@dataclass(frozen=True)
+class EdgeCover:
+    """What lies over a straightened card's very edge (:func:`edge_cover`), worked out once a
+    card: the look and the outline each follow it into the card at their own size."""
+
+    over: np.ndarray | None  # float32, 1 where it covers the card's inside, at HELD_SAMPLE
+    # (None: nothing lies over the edge)
+    paper: float  # the light of the card's paper (its brightest), at HELD_SAMPLE
+
+
+def edge_cover(card: np.ndarray) -> EdgeCover:
+    """What lies over the edge of a straightened card (BGR uint8; :func:`_held_at_edge`)."""
+    small = cv2.resize(card, HELD_SAMPLE, interpolation=cv2.INTER_AREA)
+    over = _held_at_edge(small)
+    return EdgeCover(over, float(np.percentile(small, 95)) if over is not None else 0.0)
+
+
+def held(card: np.ndarray, hsv: np.ndarray, out_of_view: np.ndarray | None = None,
+         cover: EdgeCover | None = None) -> np.ndarray:
     """Where a straightened card's inside (bool, at the size of ``hsv``, the inside in HSV) is
     covered by something over the card's own edge: a thumb holding it, a die lying on its
     corner. What lies over the edge (:func:`_held_at_edge`), its outline taken pixel by pixel
     where a coloured, lit patch reaches in from the inside's edge (:func:`reaching_in`; a dark
     pixel's saturation is noise) beside it; the card's own art reaching the inside's edge within
     the card's border covers nothing. What lies ``out_of_view`` (bool, the card's size: out of
-    the frame) is covered too."""
-    small = cv2.resize(card, HELD_SAMPLE, interpolation=cv2.INTER_AREA)
-    over = _held_at_edge(small, hsv.shape[1::-1])
+    the frame) is covered too. ``cover``: what lies over the edge, when already worked out
+    (:func:`edge_cover`)."""
+    cover = edge_cover(card) if cover is None else cover
+    size = hsv.shape[1::-1]
+    over = np.zeros(size[::-1], bool) if cover.over is None \
+        else cv2.resize(cover.over, size, interpolation=cv2.INTER_AREA) > 0.5
     out = np.zeros_like(over) if out_of_view is None else cv2.resize(
-        inside(out_of_view.astype(np.float32)), hsv.shape[1::-1], interpolation=cv2.INTER_AREA) > 0
+        inside(out_of_view.astype(np.float32)), size, interpolation=cv2.INTER_AREA) > 0
     if not over.any():
         return over | out
-    paper = np.percentile(small, 95)
-    lit = hsv[..., 2] >= HELD_LIGHT * paper  # (of the card's brightest: its paper)
+    lit = hsv[..., 2] >= HELD_LIGHT * cover.paper  # (of the card's brightest: its paper)
     reach = reaching_in(np.where(lit, hsv[..., 1], 0))
     return over | out | reach & cv2.dilate(over.astype(np.uint8), _NEIGHBOURS).astype(bool)
 
 
-def _held_at_edge(small: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """Where a card's inside (shrunk to ``size``, bool; ``small``: the card at
+def _held_at_edge(small: np.ndarray) -> np.ndarray | None:
+    """Where a card's inside (float32 0/1, at the size of ``small``, the card at
     :data:`HELD_SAMPLE`) is covered by what lies over the card's very edge where it is coloured
     and lit (its border is paper, or the table seen past a corner): the surface of that colour
     joined to it (a thumb is one colour; where it meets the card's art the colour changes,
-    if only a little: :data:`STRICTER`). Nothing when that spreads over more than
-    :data:`MAX_COVERED` of the card (the art itself reaches the edge)."""
+    if only a little: :data:`STRICTER`). None when nothing coloured and lit lies over the
+    edge, or when that spreads over more than :data:`MAX_COVERED` of the card (the art itself
+    reaches the edge)."""
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     saturation, value = hsv[..., 1], hsv[..., 2].astype(np.float32)
     ring = np.ones(saturation.shape, bool)
@@ -119,7 +142,7 @@ def _held_at_edge(small: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     # saturation are noise: the table past a corner in a shadow)
     over = ring & (saturation > limit) & lit
     if not over.any():
-        return np.zeros(size[::-1], bool)
+        return None
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     colour = np.median(lab[over], axis=0)
     for reach in (HELD_RANGE, HELD_RANGE / STRICTER):
@@ -130,9 +153,8 @@ def _held_at_edge(small: np.ndarray, size: tuple[int, int]) -> np.ndarray:
         joined[0] = False
         covered = joined[labels]
         if covered.mean() <= MAX_COVERED:
-            return cv2.resize(inside(covered.astype(np.float32)), size,
-                              interpolation=cv2.INTER_AREA) > 0.5
-    return np.zeros(size[::-1], bool)
+            return inside(covered.astype(np.float32))
+    return None
 
 
 def reaching_in(saturation: np.ndarray) -> np.ndarray:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .looks import COVER_ABOVE_PAPER, MARGIN, held, inside
+from .looks import COVER_ABOVE_PAPER, MARGIN, EdgeCover, held, inside
 
 SIZE = (120, 180)  # (width, height) at which the outline is drawn: half a straightened card
 WHITE_WINDOW = 25  # pixels over which the card's own white is taken (its paper round the ink)
@@ -101,9 +101,11 @@ class Outline:
                        self.photo)
 
 
-def outline(card: np.ndarray, out_of_view: np.ndarray | None = None) -> Outline:
+def outline(card: np.ndarray, out_of_view: np.ndarray | None = None,
+            cover: EdgeCover | None = None) -> Outline:
     """The outline of the ink of a straightened card (BGR uint8): where ink meets paper
-    (``out_of_view``: bool, where the card lies out of the frame, left out as a thumb is)."""
+    (``out_of_view``: bool, where the card lies out of the frame, left out as a thumb is;
+    ``cover``: what lies over its edge, when already worked out)."""
     small = cv2.resize(inside(card), SIZE, interpolation=cv2.INTER_AREA)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0
     white = cv2.blur(cv2.morphologyEx(grey, cv2.MORPH_CLOSE, _WHITE), (3, 3))  # the ink
@@ -114,7 +116,7 @@ def outline(card: np.ndarray, out_of_view: np.ndarray | None = None) -> Outline:
     # round a solid shape wider than the first window too (inside one, ``light`` is about 1)
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     saturation = hsv[..., 1].astype(np.float32)
-    held = _held(card, hsv, out_of_view)
+    held = _held(card, hsv, out_of_view, cover)
     shown = None if held is None else held == 0
     paper = light > 0.9 if shown is None else (light > 0.9) & shown
     clear = paper & (grey > 0.9 * wide)  # (not inside a wide solid shape either)
@@ -179,13 +181,13 @@ def _paper_share(card: np.ndarray, small: np.ndarray, shown: np.ndarray | None) 
     return float(near.mean()) if len(near) else 0.0
 
 
-def _held(card: np.ndarray, hsv: np.ndarray, out_of_view: np.ndarray | None
-          ) -> np.ndarray | None:
+def _held(card: np.ndarray, hsv: np.ndarray, out_of_view: np.ndarray | None,
+          cover: EdgeCover | None) -> np.ndarray | None:
     """Where something coloured reaching in from the card's edge covers it (uint8 0/1, a
     thumb holding it; None: nothing does), as the look finds it (:func:`.looks.held`, on the
     shrunk inside in ``hsv``) but pixel by pixel, and a little wider (its blurred edge); and
     what lies out of the frame."""
-    covered = held(card, hsv, out_of_view)
+    covered = held(card, hsv, out_of_view, cover)
     if not covered.any():
         return None
     return cv2.dilate(covered.astype(np.uint8), HELD_EDGE)

@@ -135,7 +135,7 @@ def outline(card: np.ndarray, out_of_view: np.ndarray | None = None,
     if shown is not None:
         ink &= 1 - held
         edges &= 1 - cv2.dilate(held, _THIN)  # the thumb's own edge is no shape's
-    colour = _ink(small, ink, paper, lit, shown) if printed else NO_INK
+    colour = _ink(small, ink, paper, lit, shown, drawn) if printed else NO_INK
     visible = None if held is None else 1 - cv2.dilate(held, np.ones((2 * SHIFT + 1,) * 2,
                                                                      np.uint8))
     return Outline(edges, cv2.dilate(edges, _NEAR), colour, visible, not printed)
@@ -194,24 +194,18 @@ def _held(card: np.ndarray, hsv: np.ndarray, out_of_view: np.ndarray | None,
 
 
 def _ink(small: np.ndarray, ink: np.ndarray, paper: np.ndarray, lit: np.ndarray,
-         shown: np.ndarray | None = None) -> Ink:
+         shown: np.ndarray | None = None, drawn: np.ndarray | None = None) -> Ink:
     """The colour and filling of the ink (``ink``: uint8 0/1) of a shrunk card, against its
     paper (``paper``: bool, as light as the paper nearby); its colour where the card is
     ``lit`` (bool) if it is lit anywhere; only where it is ``shown`` (bool; None: everywhere):
-    a thumb across a shape is a wall the paper does not pass, and is no shape's inside."""
+    a thumb across a shape is a wall the paper does not pass, and is no shape's inside. Where
+    the ink alone closes no inside, the shapes' outline drawn whole (``drawn``: uint8 0/1,
+    the ink and the faint outline beside it) closes it: a pale ink blurred, whose rim is ink
+    only in places."""
     shows = np.ones_like(ink) if shown is None else shown.astype(np.uint8)
-    closed = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, GAPS)
-    reach = np.pad((1 - closed) & shows, 1, constant_values=1)
-    cv2.floodFill(reach, None, (0, 0), 2)  # the paper reached from the card's edge
-    outside = reach[1:-1, 1:-1] == 2
-    inside = cv2.erode((~outside).astype(np.uint8) & shows, RIM).astype(bool)
-    hulls = np.zeros_like(ink)
-    for contour in cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
-        cv2.fillConvexPoly(hulls, cv2.convexHull(contour), 1)
-    within = cv2.erode(hulls & shows, RIM).astype(bool)
-    if inside.sum() < CLOSED * within.sum():  # an outline too faint to close (a shadow
-        # faded its rim): each shape's hull instead
-        inside = within
+    outside, inside = _insides(ink, shows)
+    if not inside.any() and drawn is not None:
+        inside = _insides(drawn, shows)[1]
     printed = ink.astype(bool)
     around = _pixels(small[::2, ::2], (paper & outside)[::2, ::2])  # every other pixel of the paper
     # round the shapes: their median is the paper's, at a quarter of the cost
@@ -232,6 +226,23 @@ def _ink(small: np.ndarray, ink: np.ndarray, paper: np.ndarray, lit: np.ndarray,
         lit_fill = _fill(small, printed & lit, inside & lit, paper_tint)
         lit_empty = lit_fill is not None and lit_fill < FILL_DOUBT[0]
     return Ink(float(np.degrees(np.arctan2(b, a))), float(np.hypot(a, b)), fill, lit_empty)
+
+
+def _insides(shapes: np.ndarray, shows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """What of a shrunk card lies outside the ``shapes`` (uint8 0/1: the paper reached from
+    the card's edge), and their insides (both bool; their rim left out), where the card
+    ``shows`` (uint8 0/1): closed by the shapes' outline, or each shape's hull where the
+    outline is too broken to close much (a shadow faded its rim)."""
+    closed = cv2.morphologyEx(shapes, cv2.MORPH_CLOSE, GAPS)
+    reach = np.pad((1 - closed) & shows, 1, constant_values=1)
+    cv2.floodFill(reach, None, (0, 0), 2)  # the paper reached from the card's edge
+    outside = reach[1:-1, 1:-1] == 2
+    inside = cv2.erode((~outside).astype(np.uint8) & shows, RIM).astype(bool)
+    hulls = np.zeros_like(shapes)
+    for contour in cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]:
+        cv2.fillConvexPoly(hulls, cv2.convexHull(contour), 1)
+    within = cv2.erode(hulls & shows, RIM).astype(bool)
+    return outside, within if inside.sum() < CLOSED * within.sum() else inside
 
 
 def _fill(small: np.ndarray, printed: np.ndarray, inside: np.ndarray,

@@ -46,7 +46,9 @@ _NEAR = np.ones((2 * REACH + 1, 2 * REACH + 1), np.uint8)
 _THIN = np.ones((3, 3), np.uint8)
 HELD_EDGE = np.ones((5, 5), np.uint8)  # the blurred edge of a thumb, taken with it
 LIT = 0.8  # of the card's brightest paper: paper nearby darker than this lies in a shadow
-MIN_CHROMA = 6.0  # Lab units over the paper's: a greyer ink has no hue to compare
+MIN_CHROMA = 5.0  # Lab units over the paper's: a greyer ink has no hue to compare (SET's
+# cards half in shadow: inks of 5-6 units within 8 degrees of their own hue, of 4-5 within 13,
+# under 3 anywhere)
 HUE_APART = 40.0  # degrees: inks farther apart than this are other inks
 GAPS = np.ones((5, 5), np.uint8)  # closes the gaps a blurred outline leaves, so its inside holds
 RIM = np.ones((7, 7), np.uint8)  # the band inside a shape's edge left out of its inside

@@ -216,10 +216,10 @@ def test_a_card_not_taught_whose_ink_a_shadow_greyed_is_not_named_surely_as_its_
 def test_a_card_not_taught_whose_ink_a_shadow_dimmed_to_5_units_is_told_by_its_hue(tmp_path):
     """Half in shadow, an untaught purple hatched oval's ink held 5.1 units of chroma: under the
     6 that had a hue, it might have been any ink, and it was asked as the taught green oval
-    (9 readings of the twins table half in shadow were asked as their twin of the other ink;
-    7 no longer are). Measured on SET's cards half in shadow, inks of 5 to 6 units lie within
-    8 degrees of their own hue, the inks 50 apart: from 5 units its hue is compared, and it is
-    no card taught."""
+    (9 of the 16 readings the twins table asked half in shadow were such cards; drawn again
+    with 5 units, 2, whose ink holds under 1 unit). Measured on SET's cards half in shadow,
+    inks of 5 to 6 units lie within 8 degrees of their own hue, the inks 50 apart: from 5 units
+    its hue is compared, and it is no card taught."""
     card = "purple-1-striped-oval"
     seen = _in_shadow(card, _deck_of(tmp_path, ("green-1", "purple-1"), but=(card,)), 5, 3)
     assert [(c.id, c.uncertain) for c in seen] == [(None, False)]

@@ -27,12 +27,25 @@ def test_the_check_fails_and_says_so_where_binfmt_misc_cannot_be_mounted(tmp_pat
     assert not cache.exists()  # nothing was built or installed first
 
 
-@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("qemu-aarch64-static")
-                    or not Path("/proc/sys/fs/binfmt_misc/status").exists(),
+BINFMT = Path("/proc/sys/fs/binfmt_misc")
+
+
+def _binfmt_misc_mounted() -> bool:
+    """Whether binfmt_misc is mounted here, mounting it as pi-check itself would (a fresh
+    machine mounts it only when its first pi-check runs, after the suite)."""
+    if not (BINFMT / "status").exists():
+        subprocess.run(["mount", "-t", "binfmt_misc", "binfmt_misc", str(BINFMT)],
+                       capture_output=True)
+    return (BINFMT / "status").exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("qemu-aarch64-static"),
                     reason="the lock is taken after the root and binfmt_misc checks")
 def test_a_second_run_waits_for_the_first_and_says_so(tmp_path):
     """A run holding the cache's lock (its layers, over the same userlands, would be removed
     and remade by the second): the second waits PI_CHECK_WAIT seconds, then fails untouched."""
+    if not _binfmt_misc_mounted():
+        pytest.skip("binfmt_misc cannot be mounted here: pi-check stops before its lock")
     cache = tmp_path / "cache"
     cache.mkdir()
     with open(cache / "lock", "w") as lock:

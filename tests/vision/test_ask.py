@@ -38,7 +38,6 @@ def test_the_calibrated_confidence_maps_a_face_threshold_to_the_profile_threshol
     assert replace(nets, ask={}).confidence("4", 0.85) == 0.85
 
 
-
 def test_a_sweep_counts_the_dice_asked_and_those_read_wrong_unasked_at_each_threshold():
     found = [_reading("4", 0.97, True), _reading("4", 0.93, False), _reading("5", 0.85, True),
              _reading("6", 0.999, False, forced=True),  # asked about anyway: a crowded die

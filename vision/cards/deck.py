@@ -181,7 +181,9 @@ class Deck:
                 except VisionError:  # one damaged picture leaves the others known
                     damaged.append(path.stem.split(AGAIN)[0])
                     continue
-                self._known[key] = (look(picture), _corners(picture), outline(picture))
+                cover = edge_cover(picture)  # (the look and the outline both follow it)
+                self._known[key] = (look(picture, None, cover), _corners(picture),
+                                    outline(picture, None, cover))
             known[key] = self._known[key]
             ids.append(path.stem.split(AGAIN)[0])
             looks.append(known[key][0])
@@ -216,8 +218,9 @@ class Deck:
             raise VisionError("cards.none_in_photo")
         picture = straighten(photo, spots[0])
         ids, looks, corners, outlines = self._taught()
-        near = distances(look(picture), looks)
-        own, shapes = features(picture), outline(picture)
+        cover = edge_cover(picture)
+        near = distances(look(picture, None, cover), looks)
+        own, shapes = features(picture), outline(picture, None, cover)
         grey = small(picture) if border_clear(picture) else None
         alike = sorted({i for i, d, taught, printed in zip(ids, near, corners, outlines,
                                                             strict=True)

@@ -137,7 +137,7 @@ def outline(card: np.ndarray, out_of_view: np.ndarray | None = None,
     if shown is not None:
         ink &= 1 - held
         edges &= 1 - cv2.dilate(held, _THIN)  # the thumb's own edge is no shape's
-    colour = _ink(small, ink, paper, lit, shown, drawn) if printed else NO_INK
+    colour = _ink(small, ink, drawn, paper, lit, shown) if printed else NO_INK
     visible = None if held is None else 1 - cv2.dilate(held, np.ones((2 * SHIFT + 1,) * 2,
                                                                      np.uint8))
     return Outline(edges, cv2.dilate(edges, _NEAR), colour, visible, not printed)
@@ -195,8 +195,8 @@ def _held(card: np.ndarray, hsv: np.ndarray, out_of_view: np.ndarray | None,
     return cv2.dilate(covered.astype(np.uint8), HELD_EDGE)
 
 
-def _ink(small: np.ndarray, ink: np.ndarray, paper: np.ndarray, lit: np.ndarray,
-         shown: np.ndarray | None = None, drawn: np.ndarray | None = None) -> Ink:
+def _ink(small: np.ndarray, ink: np.ndarray, drawn: np.ndarray, paper: np.ndarray,
+         lit: np.ndarray, shown: np.ndarray | None = None) -> Ink:
     """The colour and filling of the ink (``ink``: uint8 0/1) of a shrunk card, against its
     paper (``paper``: bool, as light as the paper nearby); its colour where the card is
     ``lit`` (bool) if it is lit anywhere; only where it is ``shown`` (bool; None: everywhere):
@@ -206,7 +206,7 @@ def _ink(small: np.ndarray, ink: np.ndarray, paper: np.ndarray, lit: np.ndarray,
     only in places."""
     shows = np.ones_like(ink) if shown is None else shown.astype(np.uint8)
     outside, inside = _insides(ink, shows)
-    if not inside.any() and drawn is not None:
+    if not inside.any():
         inside = _insides(drawn, shows)[1]
     printed = ink.astype(bool)
     around = _pixels(small[::2, ::2], (paper & outside)[::2, ::2])  # every other pixel of the paper

@@ -55,7 +55,8 @@ def features(card: np.ndarray, out_of_view: np.ndarray | None = None) -> Feature
     if out_of_view is not None:
         inner[cv2.dilate(out_of_view.astype(np.uint8), _OUT_EDGE) > 0] = 0
     keypoints, descriptors = _ORB.detectAndCompute(grey, inner)
-    points = np.float32([k.pt for k in keypoints]).reshape(-1, 2)
+    points = np.asarray(cv2.KeyPoint_convert(keypoints), np.float32).reshape(-1, 2)  # (all
+    # at once: a loop over the corners took a tenth of the time finding them does)
     if descriptors is None:
         descriptors = np.zeros((0, 32), np.uint8)
     return Features(points, descriptors, (card.shape[1], card.shape[0]))

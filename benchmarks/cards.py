@@ -24,8 +24,11 @@ other photos, each shrunk to a 640-pixel frame. Three folds: in each, a third of
 frames: ``rotated`` (the frame turned by a random angle on a canvas that holds it, shrunk back
 to 640 pixels on its long side as a camera's frame would be), ``tilted`` (a camera tilted 30°
 from above the table: a perspective warp), ``shadow`` (half of each card darkened to 45 %,
-along a random line through its centre), ``covered`` (a skin-coloured thumb over 20 % of each
-card, at a random corner). Timing is the processor time of reading a 640-pixel frame on one
+along a random line through its centre: the card alone, as if the shadow fell on it and not
+on the table, its blurred edge leaving a bright rim round the shadowed half), ``cast`` (a shadow
+cast across the table and the card alike: the whole frame darkened to 45 % beyond a random
+line through each card's centre), ``covered`` (a skin-coloured thumb over 20 % of each card,
+at a random corner). Timing is the processor time of reading a 640-pixel frame on one
 core (OpenCV held to one thread; processor time, as the machine it was measured on is shared).
 
 ``--twins`` asks the hardest form of "a card not taught is said unknown": each SET card is left
@@ -58,7 +61,7 @@ TWIN_DRAWS = 6  # transforms drawn of each view of a card left untaught among it
 SPOT_SIZE = 1.6  # the side of the view of a card shown, over the card's long side
 SHADINGS = ("solid", "striped", "empty")
 SHAPES = ("oval", "diamond", "squiggle")
-CONDITIONS = ("plain", "rotated", "tilted", "shadow", "covered")
+CONDITIONS = ("plain", "rotated", "tilted", "shadow", "cast", "covered")
 NAME = re.compile(r"^(?P<colour>[a-z]+)-(?P<count>\d)-(?P<stamp>[\d_]+)\.jpg$")
 
 
@@ -136,12 +139,13 @@ def transform(condition: str, frame: np.ndarray, cards: list[tuple[str, CardSpot
         mask = np.zeros((height, width), np.float32)
         cv2.fillConvexPoly(mask, spot.corners.astype(np.int32), 1.0)
         centre = spot.corners.mean(axis=0)
-        if condition == "shadow":
+        if condition in ("shadow", "cast"):
             angle = rng.uniform(0, np.pi)
             normal = np.array([np.cos(angle), np.sin(angle)])
             ys, xs = np.mgrid[0:height, 0:width]
             side = ((xs - centre[0]) * normal[0] + (ys - centre[1]) * normal[1]) > 0
-            shade = cv2.GaussianBlur((mask * side).astype(np.float32), (7, 7), 0)
+            shaded = mask * side if condition == "shadow" else side  # (cast: the table too)
+            shade = cv2.GaussianBlur(shaded.astype(np.float32), (7, 7), 0)
             out *= (1.0 - 0.55 * shade)[..., None]
         elif condition == "covered":
             corner = spot.corners[int(rng.integers(4))]

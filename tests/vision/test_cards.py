@@ -110,6 +110,25 @@ def _in_shadow(card: str, deck: Deck, seed: int, index: int = READ_PHOTO) -> lis
             if c.box[0] <= x <= c.box[2] and c.box[1] <= y <= c.box[3]]
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_benchmark_s_cast_shadow_darkens_the_table_beyond_its_line_the_other_shadow_not(
+        seed):
+    """The benchmark's two shadows (benchmarks/cards.py): ``shadow`` darkens half of the card
+    alone; ``cast``, as a shadow cast from above does, the table beyond the same line too."""
+    frame = shown_frame("green-1-striped-diamond", READ_PHOTO)
+    spot = find_cards(frame)[0]
+    outside = np.ones(frame.shape[:2], bool)
+    cv2.fillConvexPoly(outside.view(np.uint8), spot.corners.astype(np.int32), 0)
+    outside = cv2.erode(outside.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(float)
+    for condition, table_darkened in (("shadow", False), ("cast", True)):
+        shaded = transform(condition, frame, [("card", spot)], np.random.default_rng(seed))[0]
+        light = cv2.cvtColor(shaded, cv2.COLOR_BGR2GRAY).astype(float)[outside]
+        darker = (light < 0.7 * grey[outside]) & (grey[outside] > 20)  # (the darkest table:
+        # noise)
+        assert (darker.mean() > 0.2) == table_darkened, condition
+
+
 @pytest.fixture(scope="module")
 def green_twins_deck(tmp_path_factory: pytest.TempPathFactory) -> Deck:
     """The green-1 and green-2 boards taught: each hatched card beside its empty twin."""

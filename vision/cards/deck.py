@@ -181,9 +181,7 @@ class Deck:
                 except VisionError:  # one damaged picture leaves the others known
                     damaged.append(path.stem.split(AGAIN)[0])
                     continue
-                cover = edge_cover(picture)  # (the look and the outline both follow it)
-                self._known[key] = (look(picture, None, cover), _corners(picture),
-                                    outline(picture, None, cover))
+                self._known[key] = _described(picture)
             known[key] = self._known[key]
             ids.append(path.stem.split(AGAIN)[0])
             looks.append(known[key][0])
@@ -218,9 +216,9 @@ class Deck:
             raise VisionError("cards.none_in_photo")
         picture = straighten(photo, spots[0])
         ids, looks, corners, outlines = self._taught()
-        cover = edge_cover(picture)
-        near = distances(look(picture, None, cover), looks)
-        own, shapes = features(picture), outline(picture, None, cover)
+        described = _described(picture)
+        near = distances(described[0], looks)
+        own, shapes = described[1].features, described[2]
         grey = small(picture) if border_clear(picture) else None
         alike = sorted({i for i, d, taught, printed in zip(ids, near, corners, outlines,
                                                             strict=True)
@@ -238,6 +236,8 @@ class Deck:
         except OSError as exc:
             raise VisionError("cards.not_saved", path=str(path),
                               detail=exc.strerror or exc) from None
+        self._known[(path.name, path.stat().st_mtime_ns)] = described  # (the picture as
+        # saved, losslessly: not worked out again when the deck loads it)
         self.reload()
         return Taught(card_id, path, alike)
 
@@ -309,6 +309,12 @@ class Corners:
         """Whether the corners confirm the picture itself slightly moved, blurred and dimmed
         (a plain card's do not: its look alone names it)."""
         return self.own >= CHECKABLE
+
+
+def _described(picture: np.ndarray) -> tuple[np.ndarray, Corners, Outline]:
+    """What a taught picture is compared by: its look, its corners and its outline."""
+    cover = edge_cover(picture)  # (the look and the outline both follow it)
+    return look(picture, None, cover), _corners(picture), outline(picture, None, cover)
 
 
 def _corners(picture: np.ndarray) -> Corners:
